@@ -1,0 +1,1 @@
+"""Atari BASIC listings and tokenized programs."""

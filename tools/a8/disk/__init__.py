@@ -1,0 +1,1 @@
+"""ATR disk images, the DOS 2 file system and the boot loader."""

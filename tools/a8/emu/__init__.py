@@ -1,0 +1,1 @@
+"""Running programs and disks headless in the atari800 emulator."""
