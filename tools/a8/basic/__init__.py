@@ -1,1 +1,21 @@
-"""Atari BASIC listings and tokenized programs."""
+"""Atari BASIC listings and tokenized programs.
+
+``tokenize(text) -> bytes`` turns a listing into the SAVE file Atari BASIC rev C
+writes after ENTER; ``list_program(bytes) -> text`` prints a SAVE file the way LIST
+does. Errors are :class:`BasicSyntaxError` and :class:`CorruptProgramError`, both
+:class:`~a8.errors.A8Error` subclasses with a one-line message.
+"""
+
+from a8.basic.atascii import Encoding
+from a8.basic.convert import list_program, tokenize
+from a8.basic.errors import BasicSyntaxError, CorruptProgramError, EncodingError, NumberError
+
+__all__ = [
+    "BasicSyntaxError",
+    "CorruptProgramError",
+    "Encoding",
+    "EncodingError",
+    "NumberError",
+    "list_program",
+    "tokenize",
+]

@@ -1,0 +1,158 @@
+"""ATASCII, the Atari character set, and its spelling in UTF-8 text.
+
+Listings travel in two encodings. ATASCII bytes end each line with 0x9B, which is
+what ``LIST "D:X"`` writes and ``ENTER`` reads. UTF-8 text ends lines with LF (or
+CRLF) and spells every one of the 256 ATASCII codes reversibly:
+
+* 0x20-0x5F, 0x61-0x7A and 0x7C are the ASCII characters with the same code.
+* The other codes below 0x80 (card suits, line-drawing graphics, arrows, the editor
+  controls) are Unicode look-alikes, e.g. 0x00 is ``♥`` and 0x7D (clear screen) ``↰``.
+* Codes 0x80-0xFF are the inverse-video twins of 0x00-0x7F: a run of them is written
+  between ``{inv}`` and ``{/inv}`` using the spellings of the normal characters.
+* The editor codes 0x9B-0x9F and 0xFD-0xFF have names: ``{EOL}``, ``{DELLINE}`` ...
+* Any byte may also be written ``{$XX}`` (two hex digits).
+
+ASCII ``{``, ``}``, `````, ``~`` and the control characters have no ATASCII meaning
+(ATASCII puts graphics there), which is why braces can serve as the escape.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+from typing import Final
+
+from a8.basic.errors import EncodingError
+
+EOL: Final = 0x9B
+
+#: Unicode look-alikes of the ATASCII codes that are not ASCII characters.
+LOOKALIKES: Final[dict[int, str]] = {
+    0x00: "♥", 0x01: "┣", 0x02: "┃", 0x03: "┛", 0x04: "┫", 0x05: "┓", 0x06: "╱",
+    0x07: "╲", 0x08: "◢", 0x09: "▗", 0x0A: "◣", 0x0B: "▝", 0x0C: "▘", 0x0D: "▔",
+    0x0E: "▁", 0x0F: "▖", 0x10: "♣", 0x11: "┏", 0x12: "━", 0x13: "╋", 0x14: "●",
+    0x15: "▄", 0x16: "▎", 0x17: "┳", 0x18: "┻", 0x19: "▌", 0x1A: "┗", 0x1B: "␛",
+    0x1C: "↑", 0x1D: "↓", 0x1E: "←", 0x1F: "→", 0x60: "♦", 0x7B: "♠", 0x7D: "↰",
+    0x7E: "◀", 0x7F: "▶",
+}  # fmt: skip
+
+#: Names of the screen-editor control codes in the upper half.
+NAMED: Final[dict[int, str]] = {
+    0x9B: "EOL", 0x9C: "DELLINE", 0x9D: "INSLINE", 0x9E: "CLRTAB", 0x9F: "SETTAB",
+    0xFD: "BELL", 0xFE: "DELCHAR", 0xFF: "INSCHAR",
+}  # fmt: skip
+
+INVERSE_ON: Final = "{inv}"
+INVERSE_OFF: Final = "{/inv}"
+
+
+def _normal_spelling(code: int) -> str:
+    return LOOKALIKES.get(code) or chr(code)
+
+
+#: The spelling of each code below 0x80 and its inverse from the same table.
+SPELLING: Final[tuple[str, ...]] = tuple(_normal_spelling(code) for code in range(0x80))
+_CODE_OF: Final[dict[str, int]] = {spelling: code for code, spelling in enumerate(SPELLING)}
+_NAME_CODE: Final[dict[str, int]] = {name: code for code, name in NAMED.items()}
+_ESCAPE = re.compile(r"\{(inv|/inv|\$[0-9A-Fa-f]{2}|[A-Z]+)\}")
+
+
+def to_text(data: bytes) -> str:
+    """The UTF-8 spelling of ATASCII bytes (0x9B included, as ``{EOL}``)."""
+    parts: list[str] = []
+    inverse = False
+    for code in data:
+        if code in NAMED:
+            if inverse:
+                parts.append(INVERSE_OFF)
+                inverse = False
+            parts.append("{" + NAMED[code] + "}")
+            continue
+        want_inverse = code >= 0x80
+        if want_inverse != inverse:
+            parts.append(INVERSE_ON if want_inverse else INVERSE_OFF)
+            inverse = want_inverse
+        parts.append(SPELLING[code & 0x7F])
+    if inverse:
+        parts.append(INVERSE_OFF)
+    return "".join(parts)
+
+
+def from_text(text: str, *, where: str = "<text>") -> bytes:
+    """The ATASCII bytes of a UTF-8 spelling (the inverse of :func:`to_text`).
+
+    ``where`` names the place for the one-line error on a character with no spelling.
+    """
+    out = bytearray()
+    inverse = False
+    position = 0
+    length = len(text)
+    while position < length:
+        char = text[position]
+        if char == "{":
+            match = _ESCAPE.match(text, position)
+            if match is None:
+                raise EncodingError(f"{where}: column {position + 1}: unknown escape")
+            body = match.group(1)
+            if body == "inv":
+                inverse = True
+            elif body == "/inv":
+                inverse = False
+            elif body.startswith("$"):
+                out.append(int(body[1:], 16))
+            elif body in _NAME_CODE:
+                out.append(_NAME_CODE[body])
+            else:
+                raise EncodingError(f"{where}: column {position + 1}: unknown escape {{{body}}}")
+            position = match.end()
+            continue
+        code = _CODE_OF.get(char)
+        if code is None:
+            raise EncodingError(
+                f"{where}: column {position + 1}: character {char!r} (U+{ord(char):04X}) "
+                "has no ATASCII spelling"
+            )
+        out.append(code | 0x80 if inverse else code)
+        position += 1
+    return bytes(out)
+
+
+class Encoding(Enum):
+    """How a listing file is stored."""
+
+    ATASCII = "atascii"
+    UTF8 = "utf8"
+
+
+def detect(data: bytes) -> Encoding:
+    """ATASCII when the file has an ATASCII end of line (0x9B), UTF-8 otherwise."""
+    return Encoding.ATASCII if EOL in data else Encoding.UTF8
+
+
+def split_lines(data: bytes, encoding: Encoding, *, where: str = "<listing>") -> list[bytes]:
+    """The ATASCII bytes of each line of a listing file, without line ends."""
+    if encoding is Encoding.ATASCII:
+        lines = data.split(bytes([EOL]))
+        if lines and lines[-1] == b"":
+            lines.pop()
+        return lines
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise EncodingError(f"{where}: byte {error.start}: not valid UTF-8") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    rows = text.split("\n")
+    if rows and rows[-1] == "":
+        rows.pop()
+    return [
+        from_text(row[:-1] if row.endswith("\r") else row, where=f"{where}:{number}")
+        for number, row in enumerate(rows, start=1)
+    ]
+
+
+def join_lines(lines: list[bytes], encoding: Encoding) -> bytes:
+    """A listing file from lines of ATASCII bytes (each line ends, the last one too)."""
+    if encoding is Encoding.ATASCII:
+        return b"".join(line + bytes([EOL]) for line in lines)
+    return "".join(to_text(line) + "\n" for line in lines).encode("utf-8")

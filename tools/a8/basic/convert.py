@@ -1,0 +1,91 @@
+"""The two conversions users ask for: listing -> SAVE file, and SAVE file -> listing.
+
+Tokenizing follows ENTER: lines are read in file order, a line replaces an earlier
+line with the same number, a bare line number deletes the line, and variables are
+numbered in the order they first appear (deleting a line never removes one). The
+SAVE file ends with the immediate-mode line holding the SAVE command, as if the
+user had typed ``SAVE "D:PROGRAM.BAS"`` (or the command given).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from a8.basic import atascii
+from a8.basic.atascii import Encoding
+from a8.basic.errors import BasicSyntaxError
+from a8.basic.lister import list_lines
+from a8.basic.program import IMMEDIATE_LINE, Program, ProgramLine
+from a8.basic.tokenizer import VariableTable, encode_line, parse_line
+
+DEFAULT_SAVE_COMMAND: Final = 'SAVE "D:PROGRAM.BAS"'
+
+
+def tokenize(
+    listing: str | bytes,
+    *,
+    encoding: Encoding | None = None,
+    file: str = "<listing>",
+    save_command: str = DEFAULT_SAVE_COMMAND,
+) -> bytes:
+    """The SAVE file of a listing.
+
+    ``listing`` is UTF-8 text (a str, or bytes in UTF-8) or ATASCII bytes with 0x9B
+    line ends; ``encoding`` None detects which. Raises :class:`BasicSyntaxError`
+    (``FILE:LINE:COLUMN: reason``) for the first line BASIC would reject.
+    """
+    if isinstance(listing, str):
+        lines = [
+            atascii.from_text(row.removesuffix("\r"), where=f"{file}:{number}")
+            for number, row in enumerate(listing.removesuffix("\n").split("\n"), start=1)
+        ]
+    else:
+        chosen = encoding or atascii.detect(listing)
+        lines = atascii.split_lines(listing, chosen, where=file)
+    return build_program(lines, file=file, save_command=save_command).to_bytes()
+
+
+def build_program(
+    lines: list[bytes], *, file: str = "<listing>", save_command: str = DEFAULT_SAVE_COMMAND
+) -> Program:
+    """A fresh program from listing lines in ATASCII (ENTER semantics, see module)."""
+    variables = VariableTable()
+    numbered: dict[int, bytes] = {}
+    for row, raw in enumerate(lines, start=1):
+        text = raw.decode("latin-1")
+        if not text.strip(" "):
+            continue
+        try:
+            line = parse_line(text)
+            encoded = encode_line(line, variables)
+        except BasicSyntaxError as error:
+            raise error.located(file, row) from None
+        if line.statements:
+            numbered[line.number] = encoded
+        else:
+            numbered.pop(line.number, None)
+    immediate = _immediate_line(save_command, variables, file)
+    program_lines = [ProgramLine(number, numbered[number]) for number in sorted(numbered)]
+    return Program.fresh(variables.names, program_lines, immediate)
+
+
+def _immediate_line(command: str, variables: VariableTable, file: str) -> bytes:
+    try:
+        encoded = encode_line(parse_line("0 " + command), variables)
+    except BasicSyntaxError as error:
+        raise BasicSyntaxError(f"immediate command: {error.reason}", file=file) from None
+    return IMMEDIATE_LINE.to_bytes(2, "little") + encoded[2:]
+
+
+def list_program(
+    program: bytes, *, file: str = "<program>", encoding: Encoding = Encoding.UTF8
+) -> bytes | str:
+    """The listing LIST prints for a SAVE file.
+
+    With the default UTF-8 encoding the result is text (str) with LF line ends;
+    with ATASCII it is bytes with 0x9B line ends, exactly what ``LIST "D:X"`` writes.
+    """
+    lines = list_lines(Program.from_bytes(program, file=file), file=file)
+    if encoding is Encoding.ATASCII:
+        return atascii.join_lines(lines, Encoding.ATASCII)
+    return "".join(atascii.to_text(line) + "\n" for line in lines)

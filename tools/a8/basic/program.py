@@ -1,0 +1,196 @@
+"""The SAVE file of an Atari BASIC program, described declaratively.
+
+A SAVE file is a header of seven little-endian words followed by the program's
+tables as they lay in memory. The words are addresses relative to a LOMEM of zero
+with the name table at 0x100, so every table's position in the file follows:
+
+====== ============================================================================
+word   meaning
+====== ============================================================================
+LOMEM  0 (start of the argument stack, not saved)
+VNTP   0x100: the variable name table (names, last character with bit 7 set)
+VNTD   the table's end: a single 0x00 byte
+VVTP   VNTD + 1: the variable value table, 8 bytes per variable
+STMTAB the statement table: numbered lines in ascending order
+STMCUR the immediate-mode line 32768 (the SAVE command itself)
+STARP  the end of the program (the string/array area, empty in a file)
+====== ============================================================================
+
+Each variable value entry is a type byte (0x00 number, 0x40 array, 0x80 string;
+bit 0 set once dimensioned), the variable number, then six bytes of value (a number,
+or for arrays and strings their offset and sizes). Real files saved by BASIC rev B
+can carry extra bytes after STARP; they are ignored.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from a8.basic import tokens
+from a8.basic.errors import CorruptProgramError
+
+HEADER: Final = struct.Struct("<7H")
+HEADER_FIELDS: Final = ("LOMEM", "VNTP", "VNTD", "VVTP", "STMTAB", "STMCUR", "STARP")
+VNTP_ADDRESS: Final = 0x100
+VALUE_SIZE: Final = 8
+IMMEDIATE_LINE: Final = 0x8000
+
+#: Makes the error for a reason and a byte offset in the file.
+_Fail = Callable[[str, int], CorruptProgramError]
+
+TYPE_NUMBER: Final = 0x00
+TYPE_ARRAY: Final = 0x40
+TYPE_STRING: Final = 0x80
+
+
+def variable_type(name: str) -> int:
+    """The type byte of a fresh (not yet dimensioned) variable."""
+    if name.endswith("$"):
+        return TYPE_STRING
+    if name.endswith("("):
+        return TYPE_ARRAY
+    return TYPE_NUMBER
+
+
+@dataclass(frozen=True, slots=True)
+class ProgramLine:
+    """A numbered tokenized line: its number and its bytes (header included)."""
+
+    number: int
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Program:
+    """A tokenized program: variables, their values, lines and the immediate line."""
+
+    names: tuple[str, ...]
+    values: tuple[bytes, ...]
+    lines: tuple[ProgramLine, ...]
+    immediate: bytes
+
+    @classmethod
+    def fresh(cls, names: list[str], lines: list[ProgramLine], immediate: bytes) -> Program:
+        """A program as ENTER leaves it: every variable empty (all value bytes zero)."""
+        values = tuple(
+            bytes([variable_type(name), index]) + bytes(6) for index, name in enumerate(names)
+        )
+        return cls(tuple(names), values, tuple(lines), immediate)
+
+    def to_bytes(self) -> bytes:
+        """The SAVE file."""
+        name_table = b"".join(_encode_name(name) for name in self.names)
+        statements = b"".join(line.data for line in self.lines)
+        vntd = VNTP_ADDRESS + len(name_table)
+        vvtp = vntd + 1
+        stmtab = vvtp + VALUE_SIZE * len(self.values)
+        stmcur = stmtab + len(statements)
+        starp = stmcur + len(self.immediate)
+        if starp > 0xFFFF:
+            raise CorruptProgramError("program larger than 64 KB")
+        header = HEADER.pack(0, VNTP_ADDRESS, vntd, vvtp, stmtab, stmcur, starp)
+        return header + name_table + b"\x00" + b"".join(self.values) + statements + self.immediate
+
+    @classmethod
+    def from_bytes(cls, data: bytes, *, file: str = "<program>") -> Program:
+        """Read and check a SAVE file; any inconsistency is a :class:`CorruptProgramError`."""
+
+        def fail(reason: str, offset: int) -> CorruptProgramError:
+            return CorruptProgramError(reason, file=file, offset=offset)
+
+        if len(data) < HEADER.size:
+            raise fail(f"too short for the {HEADER.size}-byte header", len(data))
+        words = dict(zip(HEADER_FIELDS, HEADER.unpack_from(data), strict=True))
+        if words["LOMEM"] != 0 or words["VNTP"] != VNTP_ADDRESS:
+            raise fail("not an Atari BASIC SAVE file (header must start 00 00 00 01)", 0)
+        order = ["VNTP", "VNTD", "VVTP", "STMTAB", "STMCUR", "STARP"]
+        for index, (lower, upper) in enumerate(zip(order, order[1:], strict=False)):
+            if words[lower] > words[upper]:
+                raise fail(f"header: {upper} is below {lower}", 2 * (index + 2))
+        if words["VVTP"] != words["VNTD"] + 1:
+            raise fail("header: VVTP must be VNTD + 1", 6)
+        if (words["STMTAB"] - words["VVTP"]) % VALUE_SIZE:
+            raise fail("header: the variable value table is not a multiple of 8 bytes", 8)
+
+        def at(address: int) -> int:
+            return HEADER.size + address - VNTP_ADDRESS
+
+        end = at(words["STARP"])
+        if len(data) < end:
+            raise fail(f"truncated: the header promises {end} bytes", len(data))
+        names = _decode_names(data, at(VNTP_ADDRESS), at(words["VNTD"]), fail)
+        if data[at(words["VNTD"])] != 0:
+            raise fail("the variable name table does not end with 00", at(words["VNTD"]))
+        count = (words["STMTAB"] - words["VVTP"]) // VALUE_SIZE
+        if count != len(names):
+            raise fail(f"{len(names)} variable names but {count} values", at(words["VVTP"]))
+        values = tuple(
+            data[at(words["VVTP"]) + VALUE_SIZE * i : at(words["VVTP"]) + VALUE_SIZE * (i + 1)]
+            for i in range(count)
+        )
+        lines = _decode_lines(data, at(words["STMTAB"]), at(words["STMCUR"]), fail)
+        immediate = data[at(words["STMCUR"]) : end]
+        if immediate:
+            _check_line(data, at(words["STMCUR"]), end, fail)
+            if int.from_bytes(immediate[:2], "little") != IMMEDIATE_LINE:
+                raise fail("the immediate line is not line 32768", at(words["STMCUR"]))
+        return cls(names, values, lines, immediate)
+
+
+def _encode_name(name: str) -> bytes:
+    raw = name.encode("ascii")
+    return raw[:-1] + bytes([raw[-1] | 0x80])
+
+
+def _decode_names(data: bytes, start: int, end: int, fail: _Fail) -> tuple[str, ...]:
+    names: list[str] = []
+    current = bytearray()
+    for offset in range(start, end):
+        byte = data[offset]
+        current.append(byte & 0x7F)
+        if not 0x20 < byte & 0x7F < 0x7F:
+            raise fail(f"bad character ${byte:02X} in a variable name", offset)
+        if byte & 0x80:
+            names.append(current.decode("ascii"))
+            current.clear()
+    if current:
+        raise fail("the last variable name is not terminated", end)
+    if len(names) > tokens.MAX_VARIABLES:
+        raise fail(f"{len(names)} variables (at most {tokens.MAX_VARIABLES})", start)
+    return tuple(names)
+
+
+def _check_line(data: bytes, start: int, limit: int, fail: _Fail) -> int:
+    """Check one line's statement chain; returns the offset just after the line."""
+    if start + 3 > limit:
+        raise fail("truncated line header", start)
+    length = data[start + 2]
+    if length < 4 or start + length > limit:
+        raise fail(f"line length {length} runs past the table", start + 2)
+    position = start + 3
+    while position < start + length:
+        offset = data[position]
+        if offset <= position - start + 1 or offset > length:
+            raise fail(f"broken statement chain (offset {offset})", position)
+        position = start + offset
+    return start + length
+
+
+def _decode_lines(data: bytes, start: int, end: int, fail: _Fail) -> tuple[ProgramLine, ...]:
+    lines: list[ProgramLine] = []
+    position = start
+    previous = -1
+    while position < end:
+        number = int.from_bytes(data[position : position + 2], "little")
+        if number >= IMMEDIATE_LINE:
+            raise fail(f"line number {number} in the statement table", position)
+        if number <= previous:
+            raise fail(f"line {number} follows line {previous}", position)
+        after = _check_line(data, position, end, fail)
+        lines.append(ProgramLine(number, data[position:after]))
+        previous = number
+        position = after
+    return tuple(lines)
