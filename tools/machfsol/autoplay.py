@@ -1,0 +1,177 @@
+"""Autoplay: the deterministic policy the Atari programs copy, and plain greedy.
+
+The policy is fair (it never looks at the face-down stock) and cheap: each decision is
+one scan of the discard top, the four King-pile tops and the tableau spaces, plus a
+"distance" of the discard top computed from the eight foundation tops. docs/RULES.md
+("Autoplay policy") states it in the words an Atari BASIC port follows.
+
+The idea behind it: a tableau card that can go to a foundation is a *rescue*. Playing
+it opens a space, and the space takes the discard top at once, out of the pile where it
+would be buried by the next draw. Playing it at once (greedy) rescues whatever happens to
+be on top; holding it rescues a later card instead. The policy rescues the discard top
+only when that card is close to playable (distance at most 2, or 3 when two or more
+rescues are available), and otherwise draws and keeps its rescues for later.
+
+API: ``choose_move(position)`` (the policy's move, or None when the game is over; a
+terminal game's "hint"), ``greedy_move(position)``, and ``play(position, policy)`` which
+plays a game to its end and returns the position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from machfsol.rules import (
+    ACE_BASE,
+    DISCARD,
+    KING_BASE,
+    NOWHERE,
+    STOCK,
+    TABLEAU_BASE,
+    KingBuild,
+    Move,
+    Place,
+    Position,
+)
+
+#: Rescue the discard top when its distance is at most this ...
+RESCUE_DISTANCE = 2
+#: ... plus this when two or more tableau cards can be played.
+RESCUE_BONUS_WITH_TWO = 1
+
+RawMove = tuple[int, int]
+RawPolicy = Callable[[Position], RawMove | None]
+
+
+def _destination(position: Position, card: int) -> int:
+    """Where the policy puts ``card``: its Ace pile if possible, else the first King
+    pile (S, H, C, D order) that takes it; NOWHERE if none does."""
+    suit = position._suit[card]
+    if position._ace_next[suit] == card:
+        return ACE_BASE + suit
+    pile_of_top = position._pile_of_top
+    best = NOWHERE
+    for top in position._fits_on[card]:
+        pile = pile_of_top[top]
+        if pile != NOWHERE and (best == NOWHERE or pile < best):
+            best = pile
+    return NOWHERE if best == NOWHERE else KING_BASE + best
+
+
+def distance(position: Position, card: int) -> int:
+    """How many cards must reach the foundations before ``card`` can (0: playable now).
+
+    Ace side: rank minus the Ace pile's height. King side, for each King pile whose top
+    ``t`` is above the card: ``rank(t) - 1 - rank(card)``, counted in variant 1 only for
+    the card's own suit and in variant 2 for every pile (colours ignored, to stay cheap).
+    In variant 1 a suit whose King is not out counts ``R - 1 - rank``.
+    """
+    ranks = position._r
+    suit = position._suit[card]
+    rank = card % ranks
+    best = rank - (position._ace_next[suit] - suit * ranks)
+    same_suit = position.variant.king_build is KingBuild.SAME_SUIT
+    for pile, cards in enumerate(position._kings):
+        if same_suit and pile != suit:
+            continue
+        if cards:
+            gap = cards[-1] % ranks - 1 - rank
+            if 0 <= gap < best:
+                best = gap
+        elif same_suit and ranks - 1 - rank < best:
+            best = ranks - 1 - rank
+    return best
+
+
+def _king_to_ace(position: Position) -> RawMove | None:
+    """The first King-pile top (S, H, C, D) that its suit's Ace pile takes."""
+    for pile, cards in enumerate(position._kings):
+        if cards:
+            card = cards[-1]
+            suit = position._suit[card]
+            if position._ace_next[suit] == card:
+                return KING_BASE + pile, ACE_BASE + suit
+    return None
+
+
+def policy_move(position: Position) -> RawMove | None:
+    """The policy's move as raw ints (see the module docstring and RULES.md)."""
+    discard = position._discard
+    if discard:
+        target = _destination(position, discard[-1])
+        if target != NOWHERE:
+            return DISCARD, target
+    transfer = _king_to_ace(position)
+    if transfer is not None:
+        return transfer
+    rescue: RawMove | None = None
+    rescues = 0
+    for index, card in enumerate(position._tab):
+        if card != NOWHERE:
+            target = _destination(position, card)
+            if target != NOWHERE:
+                rescues += 1
+                if rescue is None:
+                    rescue = TABLEAU_BASE + index, target
+    if rescue is not None and discard:
+        limit = RESCUE_DISTANCE + (RESCUE_BONUS_WITH_TWO if rescues >= 2 else 0)
+        if distance(position, discard[-1]) <= limit:
+            return rescue
+    if position._next < position._n:
+        return STOCK, DISCARD
+    return rescue
+
+
+def greedy_raw_move(position: Position) -> RawMove | None:
+    """Play everything at once: the first foundation move of :meth:`Position.legal_moves`
+    order (tableau T1.., discard, King-pile tops; Ace pile before King piles), else draw."""
+    for index, card in enumerate(position._tab):
+        if card != NOWHERE:
+            target = _destination(position, card)
+            if target != NOWHERE:
+                return TABLEAU_BASE + index, target
+    discard = position._discard
+    if discard:
+        target = _destination(position, discard[-1])
+        if target != NOWHERE:
+            return DISCARD, target
+    transfer = _king_to_ace(position)
+    if transfer is not None:
+        return transfer
+    if position._next < position._n:
+        return STOCK, DISCARD
+    return None
+
+
+def _public(raw: RawMove | None) -> Move | None:
+    return None if raw is None else Move(Place(raw[0]), Place(raw[1]))
+
+
+def choose_move(position: Position) -> Move | None:
+    """The autoplay policy's move in ``position`` (None once the game is over)."""
+    if position.is_won():
+        return None
+    return _public(policy_move(position))
+
+
+def greedy_move(position: Position) -> Move | None:
+    """Plain greedy's move in ``position`` (None once the game is over)."""
+    if position.is_won():
+        return None
+    return _public(greedy_raw_move(position))
+
+
+POLICIES: dict[str, RawPolicy] = {"auto": policy_move, "greedy": greedy_raw_move}
+
+
+def play(position: Position, policy: RawPolicy = policy_move) -> Position:
+    """Play ``position`` to its end with ``policy`` (in place); return it.
+
+    A policy returns None only when no legal move is left, so the game then is over.
+    """
+    while not position.is_won():
+        move = policy(position)
+        if move is None:
+            break
+        position._push(*move)
+    return position
