@@ -125,8 +125,17 @@ class Encoding(Enum):
 
 
 def detect(data: bytes) -> Encoding:
-    """ATASCII when the file has an ATASCII end of line (0x9B), UTF-8 otherwise."""
-    return Encoding.ATASCII if EOL in data else Encoding.UTF8
+    """UTF-8 when the file is valid UTF-8 with LF line ends (or has no 0x9B at all),
+    ATASCII otherwise. A 0x9B alone is never valid UTF-8 after an ASCII character,
+    and UTF-8 spellings such as ``┛`` (E2 94 9B) contain 0x9B only inside a sequence.
+    """
+    if EOL not in data:
+        return Encoding.UTF8
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return Encoding.ATASCII
+    return Encoding.UTF8 if b"\n" in data else Encoding.ATASCII
 
 
 def split_lines(data: bytes, encoding: Encoding, *, where: str = "<listing>") -> list[bytes]:

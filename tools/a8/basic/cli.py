@@ -1,10 +1,94 @@
-"""Sub-commands of ``a8`` for this package (filled in by its issue)."""
+"""Sub-commands ``a8 tokenize`` and ``a8 list``."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
+
+from a8.basic.atascii import Encoding
+from a8.basic.convert import DEFAULT_SAVE_COMMAND, list_program, tokenize
+from a8.errors import A8Error
+from a8.files import write_atomically
+
+
+class InputFileError(A8Error):
+    """A file named on the command line that cannot be read."""
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
-    """Add this package's sub-commands (none yet)."""
+    """Add ``tokenize`` and ``list``."""
+    tokenize_parser = subparsers.add_parser(
+        "tokenize",
+        help="listing -> tokenized program (the SAVE format)",
+        description="Tokenize an Atari BASIC listing into the file SAVE writes.",
+    )
+    tokenize_parser.add_argument("listing", type=Path, help="listing file")
+    tokenize_parser.add_argument("-o", "--output", type=Path, required=True, help=".BAS file")
+    tokenize_parser.add_argument(
+        "--encoding",
+        choices=["auto", "atascii", "utf8"],
+        default="auto",
+        help="listing encoding (auto: ATASCII if it has 0x9B line ends, else UTF-8)",
+    )
+    tokenize_parser.add_argument(
+        "--save-command",
+        default=None,
+        help='immediate line stored at the end (default: SAVE "D:<OUTPUT NAME>")',
+    )
+    tokenize_parser.set_defaults(handler=_tokenize)
+
+    list_parser = subparsers.add_parser(
+        "list",
+        help="tokenized program -> listing, exactly as LIST prints it",
+        description="List a tokenized Atari BASIC program the way LIST does.",
+    )
+    list_parser.add_argument("program", type=Path, help=".BAS file")
+    list_parser.add_argument("-o", "--output", type=Path, help="listing file (default: stdout)")
+    list_parser.add_argument(
+        "--encoding",
+        choices=["utf8", "atascii"],
+        default="utf8",
+        help="utf8: text with LF line ends; atascii: bytes with 0x9B line ends",
+    )
+    list_parser.set_defaults(handler=_list)
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        raise InputFileError(f"{path}: cannot read: {error.strerror}") from None
+
+
+def _default_save_command(output: Path) -> str:
+    """``SAVE "D:NAME.EXT"`` with the output's name cut to DOS 8.3, as a user would type."""
+    stem = "".join(c for c in output.stem.upper() if c.isalnum())[:8] or "PROGRAM"
+    suffix = "".join(c for c in output.suffix.upper() if c.isalnum())[:3]
+    if not stem[0].isalpha():
+        return DEFAULT_SAVE_COMMAND
+    return f'SAVE "D:{stem}.{suffix}"' if suffix else f'SAVE "D:{stem}"'
+
+
+def _tokenize(args: argparse.Namespace) -> int:
+    data = _read(args.listing)
+    encoding = None if args.encoding == "auto" else Encoding(args.encoding)
+    command = args.save_command or _default_save_command(args.output)
+    program = tokenize(data, encoding=encoding, file=str(args.listing), save_command=command)
+    write_atomically(args.output, program)
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    data = _read(args.program)
+    encoding = Encoding(args.encoding)
+    listing = list_program(data, file=str(args.program), encoding=encoding)
+    raw = listing if isinstance(listing, bytes) else listing.encode("utf-8")
+    if args.output is None:
+        import sys
+
+        sys.stdout.buffer.write(raw)
+        sys.stdout.buffer.flush()
+    else:
+        write_atomically(args.output, raw)
+    return 0

@@ -1,45 +1,55 @@
 """From tokenized lines back to text, exactly as Atari BASIC's LIST prints them.
 
-LIST does not keep the spacing that was typed: it prints the line number and a
-blank, each statement keyword followed by a blank (an implied LET prints nothing),
-operator words (AND, OR, NOT, TO, STEP, THEN, and GOTO/GOSUB after ON) with a blank
-on each side, everything else without blanks, and numbers in the ROM's own format.
+Listing is two steps: :func:`decode_line` reads a line's bytes into the same typed
+nodes the tokenizer builds, and :func:`render_line` prints them. LIST does not keep
+the spacing that was typed: it prints the line number and a blank, each statement
+keyword followed by a blank (an implied LET prints nothing), operator words (AND,
+OR, NOT, TO, STEP, THEN, and GOTO/GOSUB after ON) with a blank on each side,
+everything else without blanks, and numbers in the ROM's own format.
 """
 
 from __future__ import annotations
 
 from a8.basic import bcd, tokens
 from a8.basic.errors import CorruptProgramError
+from a8.basic.nodes import (
+    Element,
+    Line,
+    NumberConstant,
+    Operator,
+    RawText,
+    Statement,
+    StringConstant,
+    Variable,
+)
 from a8.basic.program import Program, ProgramLine
 
+_LAST_TOKEN = tokens.FIRST_FUNCTION_TOKEN + len(tokens.FUNCTIONS) - 1
+_RAW_STATEMENTS = (tokens.TOK_REM, tokens.TOK_DATA, tokens.TOK_SYNTAX_ERROR)
 
-def list_line(line: ProgramLine, names: tuple[str, ...], *, file: str = "<program>") -> bytes:
-    """The ATASCII text LIST prints for one line (without the 0x9B)."""
+
+def decode_line(line: ProgramLine, names: tuple[str, ...], *, file: str = "<program>") -> Line:
+    """The typed nodes of a tokenized line (the end-of-line token is left out)."""
     data = line.data
-    out = bytearray(str(line.number).encode("ascii"))
-    out += b" "
-    position = 3
     length = data[2]
+    position = 3
+    statements: list[Statement] = []
 
     def fail(reason: str, at: int) -> CorruptProgramError:
         return CorruptProgramError(f"line {line.number}: {reason}", file=file, offset=at)
 
     while position < length:
         end = data[position]
+        if position + 1 >= end:
+            raise fail("empty statement", position)
         token = data[position + 1]
         position += 2
-        if token in (tokens.TOK_REM, tokens.TOK_DATA, tokens.TOK_SYNTAX_ERROR):
-            keyword = "ERROR-" if token == tokens.TOK_SYNTAX_ERROR else tokens.STATEMENTS[token]
-            out += keyword.encode("ascii") + b" "
+        elements: list[Element] = []
+        if token in _RAW_STATEMENTS:
             text = data[position:end]
-            out += text[:-1] if text.endswith(b"\x9b") else text
+            elements.append(RawText(text[:-1] if text.endswith(b"\x9b") else text))
             position = end
-            continue
-        if token == tokens.TOK_IMPLIED_LET:
-            pass
-        elif token < len(tokens.STATEMENTS):
-            out += tokens.STATEMENTS[token].encode("ascii") + b" "
-        else:
+        elif token > tokens.TOK_IMPLIED_LET:
             raise fail(f"unknown statement token ${token:02X}", position - 1)
         while position < end:
             byte = data[position]
@@ -48,32 +58,62 @@ def list_line(line: ProgramLine, names: tuple[str, ...], *, file: str = "<progra
                 index = byte - tokens.FIRST_VARIABLE_TOKEN
                 if index >= len(names):
                     raise fail(f"variable ${byte:02X} is not in the name table", position - 1)
-                out += names[index].encode("ascii")
+                elements.append(Variable(names[index]))
             elif byte == tokens.TOK_NUMBER:
                 value = data[position : position + bcd.SIZE]
-                if len(value) < bcd.SIZE or position + bcd.SIZE > end:
+                if position + bcd.SIZE > end:
                     raise fail("truncated number", position)
-                try:
-                    out += bcd.format_number(value).encode("ascii")
-                except ValueError as error:
-                    raise fail(str(error), position) from None
+                elements.append(NumberConstant(value))
                 position += bcd.SIZE
             elif byte == tokens.TOK_STRING:
                 size = data[position] if position < end else 0
-                text = data[position + 1 : position + 1 + size]
                 if position + 1 + size > end:
                     raise fail("truncated string", position)
-                out += b'"' + text + b'"'
+                elements.append(StringConstant(data[position + 1 : position + 1 + size]))
                 position += 1 + size
-            elif byte in tokens.WORD_OPERATORS:
-                out += b" " + tokens.token_spelling(byte).encode("ascii") + b" "
-            elif (
-                tokens.TOK_COMMA <= byte <= tokens.FIRST_FUNCTION_TOKEN + len(tokens.FUNCTIONS) - 1
-            ):
-                out += tokens.token_spelling(byte).encode("ascii")
+            elif byte == tokens.TOK_EOL:
+                if position != end:
+                    raise fail("end-of-line token inside a statement", position - 1)
+            elif tokens.TOK_COMMA <= byte <= _LAST_TOKEN:
+                elements.append(Operator(byte))
             else:
                 raise fail(f"unknown token ${byte:02X}", position - 1)
+        statements.append(Statement(token, tuple(elements)))
+    return Line(line.number, tuple(statements))
+
+
+def render_line(line: Line) -> bytes:
+    """The ATASCII text LIST prints for a decoded line (without the 0x9B)."""
+    out = bytearray(str(line.number).encode("ascii") + b" ")
+    for statement in line.statements:
+        token = statement.token
+        if token == tokens.TOK_SYNTAX_ERROR:
+            out += b"ERROR- "
+        elif token != tokens.TOK_IMPLIED_LET:
+            out += tokens.STATEMENTS[token].encode("ascii") + b" "
+        for element in statement.elements:
+            if isinstance(element, Variable):
+                out += element.name.encode("ascii")
+            elif isinstance(element, NumberConstant):
+                out += bcd.format_number(element.value).encode("ascii")
+            elif isinstance(element, StringConstant):
+                out += b'"' + element.data + b'"'
+            elif isinstance(element, RawText):
+                out += element.data
+            elif element.token in tokens.WORD_OPERATORS:
+                out += b" " + tokens.token_spelling(element.token).encode("ascii") + b" "
+            else:
+                out += tokens.token_spelling(element.token).encode("ascii")
     return bytes(out)
+
+
+def list_line(line: ProgramLine, names: tuple[str, ...], *, file: str = "<program>") -> bytes:
+    """The ATASCII text LIST prints for one tokenized line (without the 0x9B)."""
+    decoded = decode_line(line, names, file=file)
+    try:
+        return render_line(decoded)
+    except ValueError as error:
+        raise CorruptProgramError(f"line {line.number}: {error}", file=file) from None
 
 
 def list_lines(program: Program, *, file: str = "<program>") -> list[bytes]:
