@@ -590,12 +590,10 @@ def encode_line(line: Line, variables: VariableTable) -> bytes:
             _encode_element(element, variables, body)
         if is_last and not _ends_line_itself(statement):
             body.append(tokens.TOK_EOL)
+        if 3 + len(body) > MAX_TOKENIZED_LINE:
+            raise BasicSyntaxError(f"line too long: more than {MAX_TOKENIZED_LINE} bytes tokenized")
         body[start] = 3 + len(body)
     length = 3 + len(body)
-    if length > MAX_TOKENIZED_LINE:
-        raise BasicSyntaxError(
-            f"line too long: {length} bytes tokenized (at most {MAX_TOKENIZED_LINE})"
-        )
     return line.number.to_bytes(2, "little") + bytes([length]) + bytes(body)
 
 

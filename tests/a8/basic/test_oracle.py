@@ -1,0 +1,28 @@
+"""Live oracle: the real emulator ENTERs, SAVEs and LISTs every corpus listing now.
+
+Slower than the golden-file tests (one emulator run per listing, about a second
+each with -turbo) but it checks the golden files are still what atari800 writes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from a8.basic import Encoding, atascii, list_program, tokenize
+from tests.a8.basic.oracle import SAVE_COMMAND, as_atari_basic, enter_save_list
+
+CORPUS = sorted((Path(__file__).parent / "fixtures" / "corpus").glob("*.lst"))
+
+
+@pytest.mark.emulator
+@pytest.mark.slow
+@pytest.mark.parametrize("source", CORPUS, ids=lambda path: path.stem)
+def test_emulator_agrees(atari800: str, source: Path) -> None:
+    lines = atascii.split_lines(source.read_bytes(), Encoding.UTF8)
+    result = enter_save_list(atari800, atascii.join_lines(lines, Encoding.ATASCII))
+    program = tokenize(source.read_bytes(), save_command=SAVE_COMMAND)
+    assert program == as_atari_basic(result.saved)
+    assert list_program(program, encoding=Encoding.ATASCII) == result.listed
+    assert list_program(result.saved, encoding=Encoding.ATASCII) == result.listed

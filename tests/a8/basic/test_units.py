@@ -1,0 +1,308 @@
+"""Unit and property tests of the BASIC toolchain modules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from a8.basic import (
+    BasicSyntaxError,
+    CorruptProgramError,
+    Encoding,
+    atascii,
+    bcd,
+    list_program,
+    tokenize,
+)
+from a8.basic.program import Program
+from a8.cli import main
+
+# ------------------------------------------------------------------------------ BCD
+
+
+@pytest.mark.parametrize(
+    ("text", "hex_bytes", "listed"),
+    [
+        ("0", "000000000000", "0"),
+        ("0.1", "3f1000000000", "0.1"),
+        (".5", "3f5000000000", "0.5"),
+        ("1E-98", "0f0100000000", "1E-98"),
+        ("9.99999999E+97", "709999999990", "9.99999999E+97"),
+        ("12345678901", "450123456789", "1.23456789E+10"),
+        ("0.99999999995", "3f9999999999", "0.9999999999"),
+        ("1E-99", "000000000000", "0"),
+        ("0.001", "3e1000000000", "1.0E-03"),
+        ("0.0001", "3e0100000000", "1E-04"),
+        ("1E9", "441000000000", "1000000000"),
+        ("1E10", "450100000000", "1E+10"),
+    ],
+)
+def test_bcd_parse_and_format(text: str, hex_bytes: str, listed: str) -> None:
+    assert bcd.parse(text).hex() == hex_bytes
+    assert bcd.format_number(bytes.fromhex(hex_bytes)) == listed
+
+
+def test_bcd_too_large() -> None:
+    with pytest.raises(bcd.NumberError):
+        bcd.parse("1E98")
+
+
+@pytest.mark.parametrize("text", ["1E0", "1E+0", "1E-00", ".", "E5"])
+def test_bcd_scanner_rejects(text: str) -> None:
+    assert bcd.scan(text, 0) is None or bcd.scan(text, 0).end < len(text)  # type: ignore[union-attr]
+
+
+@st.composite
+def bcd_values(draw: st.DrawFn) -> bytes:
+    exponent = draw(st.integers(bcd.MIN_EXPONENT, bcd.MAX_EXPONENT))
+    pairs = [draw(st.integers(1, 99))] + [draw(st.integers(0, 99)) for _ in range(4)]
+    if exponent == bcd.MAX_EXPONENT:
+        pairs[0] = min(pairs[0], 99)
+    return bytes([exponent]) + bytes((p // 10) << 4 | p % 10 for p in pairs)
+
+
+@given(bcd_values())
+def test_bcd_format_then_parse_is_identity(value: bytes) -> None:
+    assert bcd.parse(bcd.format_number(value)) == value
+
+
+# --------------------------------------------------------------------------- ATASCII
+
+
+def test_atascii_every_byte_round_trips() -> None:
+    data = bytes(range(256))
+    assert atascii.from_text(atascii.to_text(data)) == data
+
+
+@given(st.binary(max_size=200))
+def test_atascii_round_trip(data: bytes) -> None:
+    assert atascii.from_text(atascii.to_text(data)) == data
+
+
+def test_atascii_hex_escape_and_errors() -> None:
+    assert atascii.from_text("{$9B}{inv}A{/inv}♥") == b"\x9b\xc1\x00"
+    with pytest.raises(atascii.EncodingError):
+        atascii.from_text("\t")
+    with pytest.raises(atascii.EncodingError):
+        atascii.from_text("{nope}")
+
+
+def test_detect_encoding() -> None:
+    assert atascii.detect(b"10 PRINT\x9b") is Encoding.ATASCII
+    assert atascii.detect('10 A$="┛"\n'.encode()) is Encoding.UTF8
+    assert atascii.detect(b"10 PRINT\r\n") is Encoding.UTF8
+
+
+# ------------------------------------------------------------------------- tokenizer
+
+
+def _listing(program: bytes) -> str:
+    text = list_program(program)
+    assert isinstance(text, str)
+    return text
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("10 PRINT :", "unexpected end of line"),
+        ("10 GOTO", "unexpected end of line"),
+        ("10 A=FRE", "'(' expected after FRE"),
+        ("10 A=SIN (1)", "'(' expected after SIN"),
+        ('10 PRINT "A" "B"', "syntax error"),
+        ("10 A$=B$+C$", "syntax error"),
+        ("10 ON A GO TO 10", "syntax error"),
+        ("10 A=1E98", "number too large"),
+        ("10 A=1E+0", "malformed number"),
+        ("10 print a", "unexpected character"),
+        ("32768 PRINT", "line number 32768"),
+        ("PRINT", "line number expected"),
+        ("10 A=1><2", "syntax error"),
+        ("10 GET #1,A$", "syntax error"),
+        ('10 A$(1,2,3)="X"', "syntax error"),
+        ("10 DIM A (2)", "syntax error"),
+        ("10 END 1", "syntax error"),
+    ],
+)
+def test_rejected_lines(line: str, reason: str) -> None:
+    with pytest.raises(BasicSyntaxError) as caught:
+        tokenize(f"5 REM\n{line}\n", file="X.LST")
+    assert str(caught.value).startswith("X.LST:2:")
+    assert reason in str(caught.value)
+
+
+def test_error_column() -> None:
+    with pytest.raises(BasicSyntaxError) as caught:
+        tokenize("10 PRINT A B\n", file="F")
+    assert str(caught.value) == "F:1:12: syntax error at B"
+
+
+def test_enter_semantics_replace_delete_and_order() -> None:
+    program = tokenize("20 B=2\n10 A=1\n20 C=3\n30 D=4\n30\n")
+    assert _listing(program) == "10 A=1\n20 C=3\n"
+    assert Program.from_bytes(program).names == ("B", "A", "C", "D")
+
+
+def test_line_number_rounds_like_basic() -> None:
+    assert _listing(tokenize("10.5 PRINT\n1E3 END\n")) == "11 PRINT \n1000 END \n"
+
+
+def test_too_many_variables() -> None:
+    lines = "".join(f"{n} V{n}=1\n" for n in range(1, 130))
+    with pytest.raises(BasicSyntaxError, match=r":129:.*too many variables"):
+        tokenize(lines)
+
+
+def test_tokenized_line_too_long() -> None:
+    with pytest.raises(BasicSyntaxError, match="line too long"):
+        tokenize("10 A=" + "+".join(["1"] * 40) + "\n")
+
+
+def test_abbreviations_and_prefix_matching() -> None:
+    text = "10 PR.X:?X:L.:GR.0:POS.1,2:D.1,2\n20 LETTER=1:PRINTER=2\n30 . HI\n"
+    assert _listing(tokenize(text)) == (
+        "10 PRINT X:? X:LIST :GRAPHICS 0:POSITION 1,2:DATA 1,2\n"
+        "20 LET TER=1:PRINT ER=2\n30 REM HI\n"
+    )
+
+
+# ------------------------------------------------------------------- property tests
+
+_EXPRESSIONS = st.sampled_from(
+    ["A", "B1", "1", "0.5", "1E-10", "(A+1)", "SIN(X)", "-A", "NOT B", "LEN(S$)", "C(1,2)",
+     "USR(1536,2)", 'S$<"Z"', "STR$(1)=S$", "PEEK(53279)", "12345678901"]
+)  # fmt: skip
+_OPERATORS = st.sampled_from(["+", "-", "*", "/", "^", "=", "<>", "<=", ">=", "<", ">",
+                              " AND ", " OR "])  # fmt: skip
+
+
+@st.composite
+def expressions(draw: st.DrawFn) -> str:
+    parts = [draw(_EXPRESSIONS)]
+    for _ in range(draw(st.integers(0, 3))):
+        parts += [draw(_OPERATORS), draw(_EXPRESSIONS)]
+    return "".join(parts)
+
+
+@st.composite
+def statements(draw: st.DrawFn) -> str:
+    e = expressions()
+    kind = draw(st.integers(0, 11))
+    if kind == 0:
+        return f"A={draw(e)}"
+    if kind == 1:
+        return f"PRINT {draw(e)};{draw(e)},"
+    if kind == 2:
+        return f"IF {draw(e)} THEN {draw(st.integers(0, 32767))}"
+    if kind == 3:
+        return f"FOR I={draw(e)} TO {draw(e)} STEP {draw(e)}"
+    if kind == 4:
+        return f"POKE {draw(e)},{draw(e)}"
+    if kind == 5:
+        text = draw(st.text("ABC ,:;", max_size=5))
+        return f'S$(1,2)="{text}"'
+    if kind == 6:
+        return f"ON {draw(e)} GOSUB 10,20"
+    if kind == 7:
+        remark = draw(st.text('ABC :,"', max_size=10))
+        return f"REM {remark}"
+    if kind == 8:
+        return "DIM C(3,4),S$(10)"
+    if kind == 9:
+        return f"SOUND 0,{draw(e)},10,8"
+    if kind == 10:
+        return f"C(1,{draw(e)})={draw(e)}"
+    return "NEXT I"
+
+
+@st.composite
+def listings(draw: st.DrawFn) -> str:
+    numbers = sorted(draw(st.lists(st.integers(0, 32767), min_size=1, max_size=8, unique=True)))
+    lines = []
+    for number in numbers:
+        body = draw(st.lists(statements(), min_size=1, max_size=3))
+        rem = [s for s in body if s.startswith("REM")]
+        body = [s for s in body if not s.startswith("REM")] + rem[:1]
+        lines.append(f"{number} " + ":".join(body))
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=150, deadline=None)
+@given(listings())
+def test_tokenize_list_round_trips(listing: str) -> None:
+    program = tokenize(listing)
+    listed = _listing(program)
+    assert tokenize(listed) == program
+    assert _listing(tokenize(listed)) == listed
+
+
+# --------------------------------------------------------------------- SAVE format
+
+
+def test_rev_b_trailing_bytes_are_ignored() -> None:
+    program = tokenize("10 PRINT 1\n")
+    assert list_program(program + b"\x00" * 256) == list_program(program)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300))
+def test_random_bytes_never_crash(data: bytes) -> None:
+    try:
+        list_program(data, file="R.BAS")
+    except CorruptProgramError as error:
+        assert str(error).startswith("R.BAS: byte ")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_damaged_programs_are_reported(data: st.DataObject) -> None:
+    program = bytearray(tokenize("10 PRINT A;B$:GOTO 10\n20 IF A THEN C(1)=2\n"))
+    cut = data.draw(st.integers(0, len(program) - 1))
+    flip = data.draw(st.integers(0, len(program) - 1))
+    program[flip] ^= data.draw(st.integers(1, 255))
+    for candidate in (bytes(program), bytes(program[:cut])):
+        try:
+            list_program(candidate)
+        except CorruptProgramError:
+            pass
+
+
+def test_broken_line_chain() -> None:
+    program = bytearray(tokenize("10 PRINT 1\n20 PRINT 2\n"))
+    stmtab = int.from_bytes(program[8:10], "little") - 0x100 + 14
+    program[stmtab + 2] = 200
+    with pytest.raises(CorruptProgramError, match="byte"):
+        list_program(bytes(program))
+
+
+# ------------------------------------------------------------------------------ CLI
+
+
+def test_cli_round_trip(tmp_path: Path) -> None:
+    listing = tmp_path / "game.lst"
+    listing.write_text('10 PRINT "HI":GOTO 10\n')
+    program = tmp_path / "GAME.BAS"
+    assert main(["tokenize", str(listing), "-o", str(program)]) == 0
+    assert Program.from_bytes(program.read_bytes()).immediate.endswith(b"GAME.BAS\x16")
+    out = tmp_path / "back.lst"
+    assert main(["list", str(program), "-o", str(out), "--encoding", "atascii"]) == 0
+    assert out.read_bytes() == b'10 PRINT "HI":GOTO 10\x9b'
+
+
+def test_cli_error_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    listing = tmp_path / "bad.lst"
+    listing.write_text("10 PRINT\n20 GOTO\n")
+    program = tmp_path / "BAD.BAS"
+    assert main(["tokenize", str(listing), "-o", str(program)]) == 1
+    assert not program.exists()
+    assert capsys.readouterr().err.strip() == f"{listing}:2:8: unexpected end of line"
+
+
+def test_cli_corrupt_program(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    program = tmp_path / "X.BAS"
+    program.write_bytes(b"\x00\x00\x00\x01\x05")
+    assert main(["list", str(program)]) == 1
+    assert "X.BAS: byte" in capsys.readouterr().err
