@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from a8.basic.errors import NumberError
@@ -60,8 +61,13 @@ def scan(text: str, start: int) -> Scanned | None:
 _ZERO_EXPONENT = re.compile(r"E[+-]?0+$")
 
 
+@lru_cache(maxsize=4096)
 def parse(literal: str) -> bytes:
-    """The six bytes of a decimal constant (no sign: BASIC's minus is an operator)."""
+    """The six bytes of a decimal constant (no sign: BASIC's minus is an operator).
+
+    Cached: programs repeat their constants, and the scanner and the grammar's
+    transformer both ask for the same literal.
+    """
     mantissa_text, _, exponent_text = literal.partition("E")
     whole, _, fraction = mantissa_text.partition(".")
     digits = (whole + fraction).lstrip("0")
