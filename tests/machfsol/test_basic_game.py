@@ -95,9 +95,11 @@ def test_the_two_games_differ_only_in_title_and_king_rule() -> None:
     )
     assert differing == sorted(set(tagged))
     for number in differing:
-        assert "REM" in one[number] or "TL$" in one[number] or "OK=" in one[number]
-    assert any("CR(C)<>CR(TP)" in two[n] for n in differing)  # variant 2: alternate colour
-    assert not any("CR(" in one[n] for n in differing)
+        assert "REM" in one[number] or "TL$" in one[number] or "FA(C)=" in one[number]
+    # The King-pile rule is the table of cards each card may go on: the same suit's next
+    # rank in variant 1, the two next-rank cards of the other colour in variant 2.
+    assert any("FA(C)=C+1:FB(C)=52" in one[n] for n in differing)
+    assert any("FA(C)=RK(C)+1+NR*(1-CR(C))" in two[n] for n in differing)
 
 
 def test_the_real_source_generates_plain_rev_c_lines() -> None:

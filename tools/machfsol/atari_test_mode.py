@@ -1,0 +1,157 @@
+"""Running the Atari games' test mode in the emulator and collecting what they write.
+
+MACHFSOL.1 and MACHFSOL.2 look for ``H1:MFTEST.CFG`` when they start. On a real
+machine there is no H: device, the OPEN fails, TRAP catches it and the game starts.
+In the emulator the harness maps H1: to a folder holding that file; the program then
+autoplays the deals it lists with its own BASIC copy of the engine's policy and writes
+one transcript per deal (``T1.TXT``, ``T2.TXT`` ...) in the docs/TRANSCRIPT.md format,
+then ``MFDONE.TXT`` (``DONE <deals> FRE <bytes>`` or ``ERROR <code> AT <line>``).
+
+Configuration format (ATASCII lines)::
+
+    MFTEST 1            the magic line (format version 1)
+    DECK 52             deck size for the SEED lines that follow
+    STYLE 0             0 French, 1 Spanish (how SCREEN shows the cards)
+    SEED 12345          autoplay this deal and write its transcript
+    SCREEN 7 20         draw deal 7 after 20 policy moves, dump the screen
+    END
+
+``SCREEN`` writes ``SCREEN.BIN``: the 960 bytes of screen memory, the 1,024 bytes of
+the character set in use and the colour registers 709, 710 and 712, which
+:mod:`machfsol.atari_screen` turns into a PNG: a picture of what the program drew.
+
+The program is loaded by typing ``ENTER "H1:MACHFSOL.LST"`` into the emulator's
+BASIC; the copy put in the folder ends with an immediate ``RUN`` line, which BASIC
+executes as soon as ENTER reaches it.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from a8.emu.emulator import EmulatorOptions, run
+from a8.emu.script import Script
+from machfsol import basic_game
+from machfsol.cards import Deck
+from machfsol.deal import validate_seed
+from machfsol.errors import MachfsolError
+
+CONFIG_NAME = "MFTEST.CFG"
+DONE_NAME = "MFDONE.TXT"
+SCREEN_NAME = "SCREEN.BIN"
+LISTING_NAME = "MACHFSOL.LST"
+MAGIC = "MFTEST 1"
+EOL = b"\x9b"
+
+#: Frames to let the machine boot before typing (BASIC's prompt is up well before).
+BOOT_FRAMES = 120
+#: Emulated frames allowed per deal (a 52-card game takes well under 30 s).
+FRAMES_PER_DEAL = 60 * 60
+#: Frames allowed for loading the listing and setting up the tables.
+START_FRAMES = 60 * 60
+
+
+class AtariTestModeError(MachfsolError):
+    """The Atari program did not finish its test run, or reported an error."""
+
+
+@dataclass(frozen=True)
+class TestModeRun:
+    """What one emulator run of the test mode produced."""
+
+    #: The transcripts, in the order of the SEED lines (raw ATASCII bytes).
+    transcripts: tuple[bytes, ...]
+    #: FRE(0) when the program finished: bytes free with the program and its arrays.
+    free_bytes: int
+    #: SCREEN.BIN when the configuration asked for a screen, else None.
+    screen: bytes | None
+    #: Emulated frames the run took.
+    frames: int
+
+
+def config_text(
+    deck_size: int,
+    seeds: Sequence[int],
+    *,
+    style: int = 0,
+    screen: tuple[int, int] | None = None,
+) -> bytes:
+    """The MFTEST.CFG file for these deals (ATASCII line ends)."""
+    Deck(deck_size)
+    lines = [MAGIC, f"DECK {deck_size}", f"STYLE {style}"]
+    lines += [f"SEED {validate_seed(seed)}" for seed in seeds]
+    if screen is not None:
+        lines.append(f"SCREEN {validate_seed(screen[0])} {screen[1]}")
+    lines.append("END")
+    return EOL.join(line.encode("ascii") for line in lines) + EOL
+
+
+def run_test_mode(
+    variant: int,
+    deck_size: int,
+    seeds: Sequence[int],
+    *,
+    style: int = 0,
+    screen: tuple[int, int] | None = None,
+    listing: str | None = None,
+    folder: Path | None = None,
+    options: EmulatorOptions | None = None,
+) -> TestModeRun:
+    """Run MACHFSOL.<variant> in atari800 on these deals; return what it wrote.
+
+    ``listing`` defaults to the generated program; ``folder`` (the H1: folder) to a
+    temporary one. Raises AtariTestModeError when the program reports an error or does
+    not finish in time.
+    """
+    program = listing if listing is not None else basic_game.generate(variant)
+    with tempfile.TemporaryDirectory(prefix="mftest-") as scratch:
+        hdir = folder if folder is not None else Path(scratch)
+        hdir.mkdir(parents=True, exist_ok=True)
+        for stale in [*hdir.glob("T*.TXT"), hdir / DONE_NAME, hdir / SCREEN_NAME]:
+            stale.unlink(missing_ok=True)
+        (hdir / LISTING_NAME).write_bytes(basic_game.to_atascii(program) + b"RUN" + EOL)
+        (hdir / CONFIG_NAME).write_bytes(config_text(deck_size, seeds, style=style, screen=screen))
+        budget = START_FRAMES + FRAMES_PER_DEAL * (len(seeds) + (screen is not None))
+        base = options if options is not None else EmulatorOptions()
+        emulator = EmulatorOptions(
+            machine=base.machine,
+            tv=base.tv,
+            basic=True,
+            os_rom=base.os_rom,
+            basic_rom=base.basic_rom,
+            hdir=hdir,
+            timeout_s=max(base.timeout_s, 60.0 + budget / 600),
+            turbo=base.turbo,
+        )
+        script = (
+            Script()
+            .wait(BOOT_FRAMES)
+            .type(f'ENTER "H1:{LISTING_NAME}"\n')
+            .wait_for_file(DONE_NAME, budget)
+        )
+        result = run(emulator, script)
+        done = hdir / DONE_NAME
+        if not done.exists():
+            raise AtariTestModeError(
+                f"MACHFSOL.{variant} wrote no {DONE_NAME} in {budget} frames "
+                f"(emulator: {result.reason})"
+            )
+        report = done.read_bytes().replace(EOL, b"\n").decode("latin-1").split()
+        if report[:1] != ["DONE"] or len(report) != 4:
+            raise AtariTestModeError(f"MACHFSOL.{variant} reported: {' '.join(report)}")
+        transcripts = []
+        for number in range(1, len(seeds) + 1):
+            path = hdir / f"T{number}.TXT"
+            if not path.exists():
+                raise AtariTestModeError(f"MACHFSOL.{variant} wrote no {path.name}")
+            transcripts.append(path.read_bytes())
+        shot = hdir / SCREEN_NAME
+        return TestModeRun(
+            transcripts=tuple(transcripts),
+            free_bytes=int(report[3]),
+            screen=shot.read_bytes() if screen is not None and shot.exists() else None,
+            frames=result.frames,
+        )
