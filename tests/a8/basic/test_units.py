@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-
 from pathlib import Path
 
 import pytest
@@ -88,8 +87,7 @@ def test_atascii_hex_escape_and_errors() -> None:
     assert atascii.from_text("{$9B}{inv}A{/inv}♥") == b"\x9b\xc1\x00"
     with pytest.raises(atascii.EncodingError):
         atascii.from_text("\t")
-    with pytest.raises(atascii.EncodingError):
-        atascii.from_text("{nope}")
+    assert atascii.from_text("{nope}`~") == b"{nope}`~"  # plain ASCII = same ATASCII code
 
 
 def test_detect_encoding() -> None:
@@ -156,6 +154,12 @@ def test_too_many_variables() -> None:
     lines = "".join(f"{n} V{n}=1\n" for n in range(1, 130))
     with pytest.raises(BasicSyntaxError, match=r":129:.*too many variables"):
         tokenize(lines)
+
+
+def test_input_line_limit_of_enter() -> None:
+    tokenize("10 REM " + "Y" * 247 + "\n")  # 254 characters: the longest ENTER reads
+    with pytest.raises(BasicSyntaxError, match=r"^F:2:255: line longer than 254"):
+        tokenize("1 REM\n10 REM " + "Y" * 248 + "\n", file="F")
 
 
 def test_tokenized_line_too_long() -> None:

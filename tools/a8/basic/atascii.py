@@ -11,6 +11,9 @@ CRLF) and spells every one of the 256 ATASCII codes reversibly:
   between ``{inv}`` and ``{/inv}`` using the spellings of the normal characters.
 * The editor codes 0x9B-0x9F and 0xFD-0xFF have names: ``{EOL}``, ``{DELLINE}`` ...
 * Any byte may also be written ``{$XX}`` (two hex digits).
+* Reading also accepts the plain ASCII characters `````, ``{``, ``}`` and ``~`` as
+  the ATASCII codes with the same number (0x60, 0x7B, 0x7D, 0x7E), so listings typed
+  in plain ASCII work; a ``{`` that starts one of the escapes above is the escape.
 
 ASCII ``{``, ``}``, `````, ``~`` and the control characters have no ATASCII meaning
 (ATASCII puts graphics there), which is why braces can serve as the escape.
@@ -52,9 +55,14 @@ def _normal_spelling(code: int) -> str:
 
 #: The spelling of each code below 0x80 and its inverse from the same table.
 SPELLING: Final[tuple[str, ...]] = tuple(_normal_spelling(code) for code in range(0x80))
-_CODE_OF: Final[dict[str, int]] = {spelling: code for code, spelling in enumerate(SPELLING)}
+_CODE_OF: Final[dict[str, int]] = {
+    **{chr(code): code for code in (0x60, 0x7B, 0x7D, 0x7E)},
+    **{spelling: code for code, spelling in enumerate(SPELLING)},
+}
 _NAME_CODE: Final[dict[str, int]] = {name: code for code, name in NAMED.items()}
-_ESCAPE = re.compile(r"\{(inv|/inv|\$[0-9A-Fa-f]{2}|[A-Z]+)\}")
+_ESCAPE = re.compile(
+    r"\{(inv|/inv|\$[0-9A-Fa-f]{2}|EOL|DELLINE|INSLINE|CLRTAB|SETTAB|BELL|DELCHAR|INSCHAR)\}"
+)
 
 
 def to_text(data: bytes) -> str:
@@ -89,10 +97,8 @@ def from_text(text: str, *, where: str = "<text>") -> bytes:
     length = len(text)
     while position < length:
         char = text[position]
-        if char == "{":
-            match = _ESCAPE.match(text, position)
-            if match is None:
-                raise EncodingError(f"{where}: column {position + 1}: unknown escape")
+        match = _ESCAPE.match(text, position) if char == "{" else None
+        if match is not None:
             body = match.group(1)
             if body == "inv":
                 inverse = True
@@ -100,10 +106,8 @@ def from_text(text: str, *, where: str = "<text>") -> bytes:
                 inverse = False
             elif body.startswith("$"):
                 out.append(int(body[1:], 16))
-            elif body in _NAME_CODE:
-                out.append(_NAME_CODE[body])
             else:
-                raise EncodingError(f"{where}: column {position + 1}: unknown escape {{{body}}}")
+                out.append(_NAME_CODE[body])
             position = match.end()
             continue
         code = _CODE_OF.get(char)

@@ -19,6 +19,8 @@ from a8.basic.program import IMMEDIATE_LINE, Program, ProgramLine
 from a8.basic.tokenizer import VariableTable, encode_line, parse_line
 
 DEFAULT_SAVE_COMMAND: Final = 'SAVE "D:PROGRAM.BAS"'
+#: ENTER reads a line as one record of at most 255 bytes, the 0x9B included.
+MAX_INPUT_LINE: Final = 254
 
 
 def tokenize(
@@ -55,6 +57,13 @@ def build_program(
         text = raw.decode("latin-1")
         if not text.strip(" "):
             continue
+        if len(text) > MAX_INPUT_LINE:
+            raise BasicSyntaxError(
+                f"line longer than {MAX_INPUT_LINE} characters (ENTER's limit)",
+                file=file,
+                line=row,
+                column=MAX_INPUT_LINE + 1,
+            )
         try:
             line = parse_line(text)
             encoded = encode_line(line, variables)
