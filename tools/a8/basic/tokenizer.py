@@ -523,7 +523,7 @@ _install_statement_callbacks()
 @cache
 def _parser() -> Lark:
     grammar = resources.files("a8.basic").joinpath("atari_basic.lark").read_text("utf-8")
-    return Lark(grammar, parser="lalr", lexer=Scanner, transformer=LineBuilder())
+    return Lark(grammar, parser="lalr", lexer=Scanner, transformer=LineBuilder(), cache=True)
 
 
 _EXPECTED_NAMES: Final[dict[str, str]] = {"COLON": "':'", "RPAREN": "')'", "COMMA": "','"}
