@@ -1,0 +1,150 @@
+"""The boot menu: a DOS-less loader in boot sectors 1-3 that runs BASIC programs.
+
+The 6502 source is ``boot.s`` next to this module (how it works is told there and in
+docs/ATR.md). It is assembled here, in-process, with Ophis; then this module fills
+in what depends on the disk: the sector size, the menu text, and for each entry
+its key and the first sector of its file (from the DOS 2 directory). The files stay
+ordinary DOS 2 files; only sectors 1-3 change.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import io
+import re
+import tempfile
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from a8.disk.dos2 import Dos2Disk, FileName
+from a8.errors import A8Error
+
+LOAD_ADDRESS = 0x0700
+BOOT_SIZE = 3 * 128
+#: BASIC's first input line, served by the hooked E: handler. It sits in the last
+#: bytes of the boot image, which is also where the loader's sector buffer starts.
+COMMAND = b'RUN "E:"\x9b'
+COMMAND_ADDRESS = LOAD_ADDRESS + BOOT_SIZE - len(COMMAND)
+EOL = 0x9B
+CLEAR_SCREEN = 0x7D
+MAX_ENTRIES = 9
+#: Keyboard codes (as the OS stores them in CH, $02FC) of the digit keys 1-9.
+DIGIT_KEY_CODES = (0x1F, 0x1E, 0x1A, 0x18, 0x1D, 0x1B, 0x33, 0x35, 0x30)
+#: Characters allowed in titles: they print as themselves in ATASCII.
+TITLE_CHARACTERS = re.compile(r"[ -z]*")
+
+
+class BootError(A8Error):
+    """A boot menu that cannot be built (too long, bad title, unknown file...)."""
+
+
+@dataclass(frozen=True)
+class Loader:
+    """The assembled loader: its bytes (from LOAD_ADDRESS) and its labels."""
+
+    code: bytes
+    labels: dict[str, int]
+
+    def end(self) -> int:
+        return LOAD_ADDRESS + len(self.code)
+
+
+@dataclass(frozen=True)
+class MenuEntry:
+    """One line of the menu: the file to run and the title shown for it."""
+
+    file_name: FileName
+    title: str
+
+    @classmethod
+    def parse(cls, spec: str) -> MenuEntry:
+        """``NAME.EXT`` or ``NAME.EXT=TITLE`` (the title defaults to the name)."""
+        name, equals, title = spec.partition("=")
+        file_name = FileName.parse(name)
+        return cls(file_name, title if equals else str(file_name))
+
+
+def source_text() -> str:
+    return resources.files("a8.disk").joinpath("boot.s").read_text(encoding="ascii")
+
+
+@functools.cache
+def assemble_loader() -> Loader:
+    """Assemble boot.s with Ophis (in-process) and read back its label map."""
+    import Ophis.Main  # imported late: Ophis keeps global state per run
+
+    with tempfile.TemporaryDirectory(prefix="a8-boot-") as folder:
+        source = Path(folder, "boot.s")
+        source.write_text(source_text(), encoding="ascii")
+        output = Path(folder, "boot.bin")
+        label_map = Path(folder, "boot.map")
+        messages = io.StringIO()
+        with contextlib.redirect_stderr(messages), contextlib.redirect_stdout(messages):
+            status = Ophis.Main.run_ophis(
+                [str(source), "-q", "-o", str(output), "-m", str(label_map)]
+            )
+        if status != 0:
+            first = messages.getvalue().strip().splitlines()[:1]
+            raise BootError(f"boot.s: does not assemble: {' '.join(first)}")
+        labels = {}
+        for line in label_map.read_text(encoding="ascii").splitlines():
+            match = re.match(r"\$([0-9A-Fa-f]+)\s*\|\s*(\w+)", line)
+            if match:
+                labels[match.group(2)] = int(match.group(1), 16)
+        return Loader(output.read_bytes(), labels)
+
+
+def boot_image(disk: Dos2Disk, entries: list[MenuEntry], title: str) -> bytes:
+    """The 384 bytes of sectors 1-3 for a menu of ``entries`` on ``disk``."""
+    source = disk.image.source
+    if not 1 <= len(entries) <= MAX_ENTRIES:
+        raise BootError(f"{source}: the boot menu needs 1 to {MAX_ENTRIES} entries")
+    for text in [title, *(entry.title for entry in entries)]:
+        if not TITLE_CHARACTERS.fullmatch(text):
+            raise BootError(
+                f"{source}: title {text!r}: use letters, digits, spaces and punctuation only"
+            )
+    loader = assemble_loader()
+    labels = loader.labels
+    image = bytearray(loader.code)
+
+    table = bytearray()
+    menu = bytearray([CLEAR_SCREEN]) + title.encode("ascii") + bytes([EOL, EOL])
+    for number, entry in enumerate(entries, start=1):
+        start = disk.find(entry.file_name).start
+        table += bytes([DIGIT_KEY_CODES[number - 1], start & 0xFF, start >> 8])
+        menu += f"{number} {entry.title}".encode("ascii") + bytes([EOL])
+    if labels["table"] != loader.end():
+        raise BootError("boot.s: the menu table must follow the code")
+    menu_address = loader.end() + len(table)
+    image += table + menu
+    room = COMMAND_ADDRESS - LOAD_ADDRESS
+    if len(image) > room:
+        raise BootError(
+            f"{source}: boot menu {len(image) - room} bytes too long for sectors 1-3 "
+            "(shorten the titles or use fewer entries)"
+        )
+    image = image.ljust(room, b"\0") + COMMAND
+
+    def patch(label: str, value: int) -> None:
+        image[labels[label] + 1 - LOAD_ADDRESS] = value
+
+    word = labels["p_secsz"] - LOAD_ADDRESS
+    image[word : word + 2] = disk.geometry.sector_size.to_bytes(2, "little")
+    patch("p_menulo", menu_address & 0xFF)
+    patch("p_menuhi", menu_address >> 8)
+    patch("p_menuln", len(menu))
+    patch("p_entry3", len(table))
+    patch("p_link", disk.geometry.data_bytes)
+    if labels["get"] >> 8 != labels["close"] >> 8:
+        raise BootError("boot.s: get and close must share a page")
+    if labels["buffer"] != COMMAND_ADDRESS:
+        raise BootError("boot.s: the buffer must start at the command")
+    return bytes(image)
+
+
+def install_boot_menu(disk: Dos2Disk, entries: list[MenuEntry], title: str) -> None:
+    """Write the loader and its menu into boot sectors 1-3 of ``disk``."""
+    disk.write_boot(boot_image(disk, entries, title))
