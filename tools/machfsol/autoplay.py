@@ -94,25 +94,34 @@ def _king_to_ace(position: Position) -> RawMove | None:
     return None
 
 
+def _wanted(position: Position) -> set[int]:
+    """Every card that some foundation takes now (at most 4 + 8): a fast filter for
+    scanning the tableau; the scan order itself stays T1, T2, ..."""
+    ranks = position._r
+    wanted = {card for suit, card in enumerate(position._ace_next) if card < (suit + 1) * ranks}
+    takes = position._takes
+    for cards in position._kings:
+        if cards:
+            wanted.update(takes[cards[-1]])
+    return wanted
+
+
 def policy_move(position: Position) -> RawMove | None:
     """The policy's move as raw ints (see the module docstring and RULES.md)."""
     discard = position._discard
-    if discard:
-        target = _destination(position, discard[-1])
-        if target != NOWHERE:
-            return DISCARD, target
+    wanted = _wanted(position)
+    if discard and discard[-1] in wanted:
+        return DISCARD, _destination(position, discard[-1])
     transfer = _king_to_ace(position)
     if transfer is not None:
         return transfer
     rescue: RawMove | None = None
     rescues = 0
     for index, card in enumerate(position._tab):
-        if card != NOWHERE:
-            target = _destination(position, card)
-            if target != NOWHERE:
-                rescues += 1
-                if rescue is None:
-                    rescue = TABLEAU_BASE + index, target
+        if card in wanted:
+            rescues += 1
+            if rescue is None:
+                rescue = TABLEAU_BASE + index, _destination(position, card)
     if rescue is not None and discard:
         limit = RESCUE_DISTANCE + (RESCUE_BONUS_WITH_TWO if rescues >= 2 else 0)
         if distance(position, discard[-1]) <= limit:
@@ -125,16 +134,13 @@ def policy_move(position: Position) -> RawMove | None:
 def greedy_raw_move(position: Position) -> RawMove | None:
     """Play everything at once: the first foundation move of :meth:`Position.legal_moves`
     order (tableau T1.., discard, King-pile tops; Ace pile before King piles), else draw."""
+    wanted = _wanted(position)
     for index, card in enumerate(position._tab):
-        if card != NOWHERE:
-            target = _destination(position, card)
-            if target != NOWHERE:
-                return TABLEAU_BASE + index, target
+        if card in wanted:
+            return TABLEAU_BASE + index, _destination(position, card)
     discard = position._discard
-    if discard:
-        target = _destination(position, discard[-1])
-        if target != NOWHERE:
-            return DISCARD, target
+    if discard and discard[-1] in wanted:
+        return DISCARD, _destination(position, discard[-1])
     transfer = _king_to_ace(position)
     if transfer is not None:
         return transfer
@@ -169,9 +175,11 @@ def play(position: Position, policy: RawPolicy = policy_move) -> Position:
 
     A policy returns None only when no legal move is left, so the game then is over.
     """
-    while not position.is_won():
+    size = position._n
+    push = position._push
+    while position._on_foundations != size:
         move = policy(position)
         if move is None:
             break
-        position._push(*move)
+        push(*move)
     return position

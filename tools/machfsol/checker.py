@@ -92,6 +92,9 @@ def check_transcript(transcript: Transcript) -> CheckReport:
         )
     elif actual is not result.outcome:
         raise fail(result.number, f"the game is {actual.value}, not {result.outcome.value}")
+    moves = len(position.move_stack)
+    if result.moves != moves:
+        raise fail(result.number, f"RESULT says {result.moves} moves, there are {moves}")
     if result.on_foundations != position.foundation_count():
         raise fail(
             result.number,

@@ -31,6 +31,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from machfsol.cards import Card, Deck
 from machfsol.deal import deal
@@ -155,6 +156,36 @@ class Step:
     forced: bool
 
 
+@dataclass(frozen=True)
+class _Tables:
+    """Per deck size and variant: facts about card numbers, looked up in the hot path."""
+
+    cards: tuple[Card, ...]
+    suit: tuple[int, ...]
+    is_ace_or_king: tuple[bool, ...]
+    fits_on: tuple[tuple[int, ...], ...]  # King-pile tops each card may be put on
+    takes: tuple[tuple[int, ...], ...]  # cards a King-pile top may receive
+
+
+@cache
+def _tables(size: int, game: Variant) -> _Tables:
+    cards = Deck(size).cards()
+    ranks = size // 4
+    return _Tables(
+        cards=cards,
+        suit=tuple(n // ranks for n in range(size)),
+        is_ace_or_king=tuple(n % ranks in (0, ranks - 1) for n in range(size)),
+        fits_on=tuple(
+            tuple(top.number for top in cards if game.king_pile_accepts(top, card))
+            for card in cards
+        ),
+        takes=tuple(
+            tuple(card.number for card in cards if game.king_pile_accepts(top, card))
+            for top in cards
+        ),
+    )
+
+
 class Position:
     """A game in progress: the table, plus the stack of moves pushed so far."""
 
@@ -170,14 +201,12 @@ class Position:
         ranks = self.deck.rank_count
         self._n = size
         self._r = ranks
-        self._cards = self.deck.cards()
-        self._suit = [n // ranks for n in range(size)]
-        self._is_ace_or_king = [n % ranks in (0, ranks - 1) for n in range(size)]
-        # For each card, the King-pile top cards it may be put on (rules as data).
-        self._fits_on: list[tuple[int, ...]] = [
-            tuple(t.number for t in self._cards if game.king_pile_accepts(t, card))
-            for card in self._cards
-        ]
+        tables = _tables(size, game)
+        self._cards = tables.cards
+        self._suit = tables.suit
+        self._is_ace_or_king = tables.is_ace_or_king
+        self._fits_on = tables.fits_on
+        self._takes = tables.takes
         self._order = [card.number for card in order]
         self._next = 0  # index in _order of the stock's top card
         self._discard: list[int] = []
@@ -279,10 +308,9 @@ class Position:
                 card = discard[-1]
                 self._transfer(card, DISCARD, self._foundation_for_forced(card), True)
                 continue
-            try:
-                slot = tab.index(NOWHERE)
-            except ValueError:
+            if NOWHERE not in tab:
                 return
+            slot = tab.index(NOWHERE)
             if discard:
                 card = discard[-1]
                 self._transfer(card, DISCARD, TABLEAU_BASE + slot, True)
