@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from a8.basic import Encoding, atascii, list_program, tokenize
+from a8.basic import BasicSyntaxError, Encoding, atascii, list_program, tokenize
 from a8.basic.program import Program
 from tests.a8.basic.oracle import SAVE_COMMAND, as_atari_basic
 
@@ -88,3 +88,13 @@ def test_utf8_spelling_of_corpus_round_trips() -> None:
     for source in CORPUS:
         lines = atascii.split_lines(source.read_bytes(), Encoding.UTF8)
         assert atascii.join_lines(lines, Encoding.UTF8) == source.read_bytes()
+
+
+REJECTED = (FIXTURES / "rejected.lst").read_text().splitlines()
+
+
+@pytest.mark.parametrize("line", REJECTED)
+def test_lines_the_emulator_rejects_are_rejected(line: str) -> None:
+    """Each of these lines made ENTER print an error in the emulator (none was stored)."""
+    with pytest.raises(BasicSyntaxError, match=r"^R:1:\d+: "):
+        tokenize(line + "\n", file="R")

@@ -26,3 +26,12 @@ def test_emulator_agrees(atari800: str, source: Path) -> None:
     assert program == as_atari_basic(result.saved)
     assert list_program(program, encoding=Encoding.ATASCII) == result.listed
     assert list_program(result.saved, encoding=Encoding.ATASCII) == result.listed
+
+
+@pytest.mark.emulator
+@pytest.mark.slow
+def test_emulator_rejects_the_rejected_lines(atari800: str) -> None:
+    listing = (Path(__file__).parent / "fixtures" / "rejected.lst").read_bytes()
+    lines = atascii.split_lines(listing, Encoding.UTF8)
+    result = enter_save_list(atari800, atascii.join_lines(lines, Encoding.ATASCII))
+    assert result.listed == b""

@@ -84,11 +84,13 @@ _SYMBOLS: Final = {
     ",": "COMMA", ";": "SEMICOLON", "#": "HASH", "(": "LPAREN", ")": "RPAREN",
 }  # fmt: skip
 #: Statements whose variables (after the keyword, a comma or a semicolon) are plain
-#: names: there BASIC does not look for a NOT in front of a name such as NOTE1.
+#: names: there BASIC does not look for a NOT in front of a name such as NOTX. The
+#: same holds for the target of an assignment, FOR and NEXT, and LOCATE's third
+#: argument (checked in the emulator: ``NEXT NOTX`` and ``LOCATE 1,2,NOTX`` work).
 _NAME_LIST_STATEMENTS: Final = frozenset(
     {"INPUT", "READ", "DIM", "COM", "STATUS", "NOTE", "POINT", "GET"}
 )
-_TARGET_STATEMENTS: Final = frozenset({"ILET", "LET", "FOR"})
+_TARGET_STATEMENTS: Final = frozenset({"ILET", "LET", "FOR", "NEXT"})
 
 # Scanner modes.
 _STATEMENT, _VALUE, _OPERATOR = range(3)
@@ -139,6 +141,7 @@ def scan(text: str) -> Iterator[Token]:
     mode = _STATEMENT
     statement = ""
     depth = 0
+    commas = 0  # at depth 0 in this statement (LOCATE's third argument is a name)
     last = ""
     while True:
         position = skip_blanks(position)
@@ -149,7 +152,7 @@ def scan(text: str) -> Iterator[Token]:
 
         if mode == _STATEMENT:
             keyword, end = _match_statement(text, position)
-            depth = 0
+            depth = commas = 0
             if keyword is None:
                 statement = last = "ILET"
                 yield token("ILET", "", start)
@@ -186,10 +189,14 @@ def scan(text: str) -> Iterator[Token]:
                 continue
 
         if char in _LETTERS:
-            name_position = (statement in _TARGET_STATEMENTS and last == statement) or (
-                statement in _NAME_LIST_STATEMENTS
-                and depth == 0
-                and last in (statement, "COMMA", "SEMICOLON")
+            name_position = (
+                (statement in _TARGET_STATEMENTS and last == statement)
+                or (
+                    statement in _NAME_LIST_STATEMENTS
+                    and depth == 0
+                    and last in (statement, "COMMA", "SEMICOLON")
+                )
+                or (statement == "LOCATE" and last == "COMMA" and commas == 2 and depth == 0)
             )
             if not name_position and text.startswith("NOT", position):
                 yield token("NOT", "NOT", start)
@@ -197,7 +204,13 @@ def scan(text: str) -> Iterator[Token]:
                 last = "NOT"
                 mode = _VALUE
                 continue
-            function = _match_function(text, position)
+            # In a list of names only DIM and COM refuse a function name (INPUT SIN is
+            # a variable called SIN).
+            function = (
+                None
+                if name_position and statement not in ("DIM", "COM")
+                else _match_function(text, position)
+            )
             if function is not None:
                 position += len(function)
                 if position >= length or text[position] != "(":
@@ -269,6 +282,8 @@ def scan(text: str) -> Iterator[Token]:
             depth += 1
         elif kind == "RPAREN":
             depth -= 1
+        elif kind == "COMMA" and depth == 0:
+            commas += 1
         last = kind
         yield token(kind, char, start)
         mode = _OPERATOR if kind == "RPAREN" else _VALUE
