@@ -16,11 +16,10 @@ from a8.basic.atascii import Encoding
 from a8.basic.errors import BasicSyntaxError
 from a8.basic.lister import list_lines
 from a8.basic.program import IMMEDIATE_LINE, Program, ProgramLine
-from a8.basic.tokenizer import VariableTable, encode_line, parse_line
+from a8.basic.nodes import Line
+from a8.basic.tokenizer import VariableTable, encode_line, parse_line, parse_listing
 
 DEFAULT_SAVE_COMMAND: Final = 'SAVE "D:PROGRAM.BAS"'
-#: ENTER reads a line as one record of at most 255 bytes, the 0x9B included.
-MAX_INPUT_LINE: Final = 254
 
 
 def tokenize(
@@ -53,26 +52,21 @@ def build_program(
     """A fresh program from listing lines in ATASCII (ENTER semantics, see module)."""
     variables = VariableTable()
     numbered: dict[int, bytes] = {}
-    for row, raw in enumerate(lines, start=1):
-        text = raw.decode("latin-1")
-        if not text.strip(" "):
-            continue
-        if len(text) > MAX_INPUT_LINE:
-            raise BasicSyntaxError(
-                f"line longer than {MAX_INPUT_LINE} characters (ENTER's limit)",
-                file=file,
-                line=row,
-                column=MAX_INPUT_LINE + 1,
-            )
+
+    def enter(line: Line, row: int) -> None:
         try:
-            line = parse_line(text)
             encoded = encode_line(line, variables)
         except BasicSyntaxError as error:
-            raise error.located(file, row) from None
+            raise BasicSyntaxError(error.reason, file=file, line=row, column=1) from None
         if line.statements:
             numbered[line.number] = encoded
         else:
             numbered.pop(line.number, None)
+
+    try:
+        parse_listing([raw.decode("latin-1") for raw in lines], enter)
+    except BasicSyntaxError as error:
+        raise error.in_file(file) from None
     immediate = _immediate_line(save_command, variables, file)
     program_lines = [ProgramLine(number, numbered[number]) for number in sorted(numbered)]
     return Program.fresh(variables.names, program_lines, immediate)

@@ -19,11 +19,9 @@ class BasicSyntaxError(A8Error):
         self.column = column
         super().__init__(f"{file}:{line}:{column}: {reason}")
 
-    def located(self, file: str, line: int, column_offset: int = 0) -> BasicSyntaxError:
-        """The same error placed in a file (the scanner only knows the column)."""
-        return BasicSyntaxError(
-            self.reason, file=file, line=line, column=self.column + column_offset
-        )
+    def in_file(self, file: str) -> BasicSyntaxError:
+        """The same error naming the file (the parser only knows line and column)."""
+        return BasicSyntaxError(self.reason, file=file, line=self.line, column=self.column)
 
 
 class CorruptProgramError(A8Error):

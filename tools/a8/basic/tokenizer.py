@@ -10,7 +10,8 @@ context-dependent tokens. :func:`encode_line` writes the nodes as bytes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any, Final
@@ -96,32 +97,51 @@ _TARGET_STATEMENTS: Final = frozenset({"ILET", "LET", "FOR", "NEXT"})
 _STATEMENT, _VALUE, _OPERATOR = range(3)
 
 
-class Scanner(Lexer):
-    """Cuts one listing line (ATASCII decoded as Latin-1) into grammar terminals.
+#: Separates the lines of a listing handed to the parser (0x9B never occurs in a line).
+LINE_SEPARATOR: Final = "\x9b"
+#: ENTER reads a line as one record of at most 255 bytes, the 0x9B included.
+MAX_INPUT_LINE: Final = 254
 
-    Errors carry the 1-based column in the line. The scanner keeps just enough state
-    to read like BASIC: whether a statement starts next, whether a value or an
-    operator is expected, and which statement it is in.
+
+class Scanner(Lexer):
+    """Cuts a listing (ATASCII decoded as Latin-1, lines separated by 0x9B) into
+    grammar terminals, with a NEWLINE after each line; blank lines give nothing.
+
+    Tokens and errors carry the 1-based line and column. Within a line the scanner
+    keeps just enough state to read like BASIC: whether a statement starts next,
+    whether a value or an operator is expected, and which statement it is in.
     """
 
     def __init__(self, lexer_conf: Any) -> None:
         pass
 
     def lex(self, text: str) -> Iterator[Token]:  # type: ignore[override]
-        return scan(text)
+        for row, line in enumerate(text.split(LINE_SEPARATOR), start=1):
+            if not line.strip(" "):
+                continue
+            if len(line) > MAX_INPUT_LINE:
+                raise BasicSyntaxError(
+                    f"line longer than {MAX_INPUT_LINE} characters (ENTER's limit)",
+                    line=row,
+                    column=MAX_INPUT_LINE + 1,
+                )
+            yield from scan(line, row)
+            end = len(line.rstrip(" "))
+            yield Token("NEWLINE", "", start_pos=end, line=row, column=end + 1)
 
 
-def _error(reason: str, position: int) -> BasicSyntaxError:
-    return BasicSyntaxError(reason, column=position + 1)
+def _error(reason: str, position: int, row: int = 1) -> BasicSyntaxError:
+    return BasicSyntaxError(reason, line=row, column=position + 1)
 
 
-def scan(text: str) -> Iterator[Token]:
-    """The terminals of one line (see :class:`Scanner`)."""
+def scan(text: str, row: int = 1) -> Iterator[Token]:
+    """The terminals of one line (see :class:`Scanner`); ``row`` is its line number
+    in the file, for error messages."""
     length = len(text)
     position = 0
 
     def token(kind: str, value: str, start: int) -> Token:
-        return Token(kind, value, start_pos=start, line=1, column=start + 1)
+        return Token(kind, value, start_pos=start, line=row, column=start + 1)
 
     def skip_blanks(at: int) -> int:
         while at < length and text[at] == " ":
@@ -129,12 +149,12 @@ def scan(text: str) -> Iterator[Token]:
         return at
 
     position = skip_blanks(position)
-    number = _scan_number(text, position)
+    number = _scan_number(text, position, row)
     if number is None:
-        raise _error("line number expected", position)
+        raise _error("line number expected", position, row)
     line_number = bcd.to_int(number.value)
     if not 0 <= line_number <= MAX_LINE_NUMBER:
-        raise _error(f"line number {line_number} is not in 0..{MAX_LINE_NUMBER}", position)
+        raise _error(f"line number {line_number} is not in 0..{MAX_LINE_NUMBER}", position, row)
     yield token("LINENO", str(line_number), position)
     position = number.end
 
@@ -214,7 +234,7 @@ def scan(text: str) -> Iterator[Token]:
             if function is not None:
                 position += len(function)
                 if position >= length or text[position] != "(":
-                    raise _error(f"'(' expected after {function}", position)
+                    raise _error(f"'(' expected after {function}", position, row)
                 position += 1
                 depth += 1
                 last = _function_terminal(function)
@@ -243,9 +263,9 @@ def scan(text: str) -> Iterator[Token]:
             continue
 
         if char in _DIGITS:
-            number = _scan_number(text, position)
+            number = _scan_number(text, position, row)
             if number is None:
-                raise _error("malformed number", position)
+                raise _error("malformed number", position, row)
             last = "NUMBER"
             yield token("NUMBER", text[position : number.end], start)
             position = number.end
@@ -276,7 +296,7 @@ def scan(text: str) -> Iterator[Token]:
 
         kind = _SYMBOLS.get(char, "")
         if not kind:
-            raise _error(f"unexpected character {_show(char)}", position)
+            raise _error(f"unexpected character {_show(char)}", position, row)
         position += 1
         if kind == "LPAREN":
             depth += 1
@@ -294,11 +314,11 @@ def _show(char: str) -> str:
     return repr(char) if 0x20 <= code < 0x7F else f"${code:02X}"
 
 
-def _scan_number(text: str, position: int) -> bcd.Scanned | None:
+def _scan_number(text: str, position: int, row: int = 1) -> bcd.Scanned | None:
     try:
         return bcd.scan(text, position)
     except NumberError as error:
-        raise _error(str(error), position) from None
+        raise _error(str(error), position, row) from None
 
 
 def _match_statement(text: str, position: int) -> tuple[str | None, int]:
@@ -391,16 +411,32 @@ def _subscripts(children: list[Any], opener: int) -> Pieces:
     return out
 
 
+#: Called with each line as soon as it is parsed, and its line number in the file.
+LineHandler = Callable[[Line, int], None]
+
+
 class LineBuilder(Transformer[Token, Any]):
-    """Turns the parse of one line into a :class:`~a8.basic.nodes.Line`.
+    """Turns the parse of each line into a :class:`~a8.basic.nodes.Line`.
 
     Each expression rule returns a list of elements in the order BASIC stores them;
-    each statement rule returns a :class:`~a8.basic.nodes.Statement`.
+    each statement rule returns a :class:`~a8.basic.nodes.Statement`. The parser
+    runs this transformer while it parses, so ``on_line`` sees each line in order,
+    before the next one is read (the first bad line is the one reported).
     """
 
-    def start(self, children: list[Any]) -> Line:
+    def __init__(self) -> None:
+        super().__init__()
+        self.on_line: LineHandler | None = None
+
+    def start(self, children: list[Any]) -> list[Line]:
+        return [child for child in children if isinstance(child, Line)]
+
+    def line(self, children: list[Any]) -> Line:
         number = int(children[0])
-        return Line(number, tuple(_sequence(children[1:])))
+        line = Line(number, tuple(_sequence(children[1:])))
+        if self.on_line is not None:
+            self.on_line(line, children[0].line)
+        return line
 
     def if_then(self, children: list[Any]) -> list[Statement]:
         condition = Statement(tokens.TOK_IF, tuple([*children[1], Operator(tokens.TOK_THEN)]))
@@ -535,40 +571,66 @@ def _install_statement_callbacks() -> None:
 _install_statement_callbacks()
 
 
+def _grammar() -> str:
+    return resources.files("a8.basic").joinpath("atari_basic.lark").read_text("utf-8")
+
+
 @cache
-def _parser() -> Lark:
-    grammar = resources.files("a8.basic").joinpath("atari_basic.lark").read_text("utf-8")
-    return Lark(grammar, parser="lalr", lexer=Scanner, transformer=LineBuilder(), cache=True)
+def _parser() -> tuple[Lark, LineBuilder]:
+    """The LALR parser, running its :class:`LineBuilder` as it goes.
 
-
-_EXPECTED_NAMES: Final[dict[str, str]] = {"COLON": "':'", "RPAREN": "')'", "COMMA": "','"}
-
-
-def parse_line(text: str) -> Line:
-    """Typed nodes of one listing line (ATASCII as Latin-1 text).
-
-    Raises :class:`BasicSyntaxError` with the column (file and line are added by the
-    caller, who knows them).
+    Built once per process (lark caches the tables on disk, so that takes 10 ms);
+    each parse sets the builder's line handler under a lock.
     """
-    try:
-        result: Line = _parser().parse(text)  # type: ignore[assignment]
-    except BasicSyntaxError:
-        raise
-    except UnexpectedToken as error:
-        raise _unexpected(error, text) from None
-    except (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput) as error:
-        raise _error("syntax error", getattr(error, "pos_in_stream", 0) or 0) from None
+    builder = LineBuilder()
+    parser = Lark(_grammar(), parser="lalr", lexer=Scanner, transformer=builder, cache=True)
+    return parser, builder
+
+
+_parse_lock = threading.Lock()
+
+
+def parse_listing(lines: Sequence[str], on_line: LineHandler | None = None) -> list[Line]:
+    """Typed nodes of every non-blank line of a listing (ATASCII as Latin-1 text).
+
+    ``on_line`` is called with each line and its 1-based line number as soon as the
+    line is parsed. Raises :class:`BasicSyntaxError` with line and column (the
+    caller adds the file name).
+    """
+    parser, builder = _parser()
+    text = LINE_SEPARATOR.join(lines)
+    with _parse_lock:
+        builder.on_line = on_line
+        try:
+            result: list[Line] = parser.parse(text)  # type: ignore[assignment]
+        except BasicSyntaxError:
+            raise
+        except UnexpectedToken as error:
+            raise _unexpected(error) from None
+        except (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput) as error:
+            raise _error("syntax error", getattr(error, "pos_in_stream", 0) or 0) from None
+        finally:
+            builder.on_line = None
     return result
 
 
-def _unexpected(error: UnexpectedToken, text: str) -> BasicSyntaxError:
+def parse_line(text: str) -> Line:
+    """Typed nodes of one listing line (ATASCII as Latin-1 text)."""
+    lines = parse_listing([text])
+    if not lines:
+        raise _error("line number expected", 0)
+    return lines[0]
+
+
+def _unexpected(error: UnexpectedToken) -> BasicSyntaxError:
     token = error.token
-    if token.type == "$END":
-        return _error("unexpected end of line", len(text.rstrip(" ")))
+    row = token.line or 1
+    if token.type in ("NEWLINE", "$END"):
+        return BasicSyntaxError("unexpected end of line", line=row, column=token.column or 1)
     spelling = str(token) if token.type not in ("ILET", "RAW") else token.type
     if token.type == "STRING":
         spelling = f'"{token}"'
-    return BasicSyntaxError(f"syntax error at {spelling!s}", column=(token.column or 1))
+    return BasicSyntaxError(f"syntax error at {spelling!s}", line=row, column=token.column or 1)
 
 
 # --------------------------------------------------------------------------- encoding
