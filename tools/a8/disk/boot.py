@@ -111,7 +111,7 @@ def boot_image(disk: Dos2Disk, entries: list[MenuEntry], title: str) -> bytes:
     image = bytearray(loader.code)
 
     table = bytearray()
-    menu = bytearray([CLEAR_SCREEN]) + title.encode("ascii") + bytes([EOL, EOL])
+    menu = bytearray([CLEAR_SCREEN]) + title.encode("ascii") + bytes([EOL])
     for number, entry in enumerate(entries, start=1):
         start = disk.find(entry.file_name).start
         table += bytes([DIGIT_KEY_CODES[number - 1], start & 0xFF, start >> 8])

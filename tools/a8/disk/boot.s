@@ -53,7 +53,9 @@
 .alias bufpos  $CB      ; next byte in the buffer
 .alias bufused $CC      ; bytes used in the buffer
 .alias savex   $CD      ; CIO's X register
-.alias tries   $CE      ; reads left before giving up
+.alias tries   $CE      ; reads left before giving up; 0 until the first read
+.alias nextlo  $CF      ; the next sector of the chain (0: none)
+.alias nexthi  $D0
 
 ; --- RAM up to $0A00 (below MEMLO) -----------------------------------------------
 ; The sector buffer starts at the command text, the last 9 bytes of the boot
@@ -100,8 +102,7 @@ p_menuln:ldx #0
          jsr print
 waitkey: lda CH
          ldx #$FF
-         stx CH
-         and #$3F               ; ignore SHIFT and CONTROL ($FF: no key)
+         stx CH                 ; ($FF: no key; SHIFT/CONTROL+digit never match)
          ldx #0
 findkey:
 p_entry3:cpx #0                 ; 3 x number of entries
@@ -128,14 +129,15 @@ copytab: lda EDITRV,y
          lda #>get              ; get and close share a page (checked by boot.py)
          sta hooktab+3
          sta hooktab+5
-         lda table+1,x          ; the chosen file's first sector goes straight
-         sta DAUX1              ; into the SIO request; each read then puts the
-         lda table+2,x          ; next sector of the chain there
-         sta DAUX2
+         lda table+1,x          ; the chosen file's first sector
+         sta nextlo
+         lda table+2,x
+         sta nexthi
          lda #9                 ; the buffer holds the command: 9 bytes
          sta bufused
          lda #0
          sta bufpos
+         sta tries              ; no sector read yet
          clc                    ; boot succeeded
          rts
 
@@ -154,15 +156,14 @@ get:     stx savex
 getfile: ldy bufpos
          cpy bufused
          bcc have
-         lda DAUX1              ; next sector 0: the chain has ended
-         ora DAUX2
+         lda nextlo             ; next sector 0: the chain has ended
+         ora nexthi
          beq eof
          jsr readsec
          bcc getfile
          jsr restore            ; give up: unhook, say so, return the error
          ldy #readend-readmsg-1
 errmsg:  lda readmsg,y
-         sbc #$1F               ; ATASCII to screen code (carry is clear here)
          sta (SAVMSC),y
          dey
          bpl errmsg
@@ -177,9 +178,11 @@ exit:    ldx savex
          rts
 
 ; --- the hooked handler: CLOSE ----------------------------------------------------
-close:   stx savex              ; BASIC has read the program: unhook
+close:   lda tries              ; BASIC closes every channel before it loads:
+         beq closed             ; unhook only once the file is being read
          jsr restore
-         jmp ok
+closed:  ldy #1
+         rts
 
 restore: lda #<EDITRV
          sta EDITOR+1
@@ -187,15 +190,19 @@ restore: lda #<EDITRV
          sta EDITOR+2
          rts
 
-; read the sector in DAUX1/DAUX2 into the buffer; put its link's next sector in
-; DAUX1/DAUX2 and its byte count in bufused (carry set: error)
+; read sector nexthi:nextlo into the buffer; put its link's next sector in
+; nexthi:nextlo and its byte count in bufused (carry set: error)
 readsec: lda #MAXTRIES
          sta tries
-retry:   ldy #9                 ; (DAUX1/DAUX2 already hold the sector number)
+retry:   ldy #9
 setdcb:  lda dcb,y
          sta DDEVIC,y
          dey
          bpl setdcb
+         lda nextlo
+         sta DAUX1
+         lda nexthi
+         sta DAUX2
          jsr SIOV
          lda DSTATS
          bpl readok
@@ -207,9 +214,9 @@ readok:
 p_link:  ldy #125               ; the link bytes: sector size - 3
          lda buffer,y           ; file number << 2 | next sector bits 8-9
          and #3
-         sta DAUX2
+         sta nexthi
          lda buffer+1,y
-         sta DAUX1
+         sta nextlo
          lda buffer+2,y
          sta bufused
          lda #0
@@ -218,10 +225,10 @@ p_link:  ldy #125               ; the link bytes: sector size - 3
          rts
 
 ; --- texts ------------------------------------------------------------------------
-readmsg: .byte "READ ERROR"
+readmsg: .byte $32,$25,$21,$24,0,$25,$32,$32,$2F,$32  ; "READ ERROR" in screen codes
 readend:
 nobasmsg:
-         .byte 125, "NEEDS BASIC (RELEASE OPTION)", EOL
+         .byte 125, "NO BASIC: RELEASE OPTION", EOL
 nobasend:
 ; a8/disk/boot.py appends here: the menu table (per entry: key code, first sector
 ; low, high), then the menu text; and the command RUN "E:" (9 bytes) at $0877.
