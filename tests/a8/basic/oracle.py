@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from a8.basic import tokens
+from a8.basic.encoder import VariableTable, encode_line
 from a8.basic.lister import decode_line
 from a8.basic.nodes import Element, Line, NumberConstant, Operator
 from a8.basic.program import IMMEDIATE_LINE, Program, ProgramLine
-from a8.basic.tokenizer import VariableTable, encode_line
 
 SAVE_COMMAND = 'SAVE "H1:X.BAS"'
 

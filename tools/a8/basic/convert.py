@@ -13,11 +13,12 @@ from typing import Final
 
 from a8.basic import atascii
 from a8.basic.atascii import Encoding
+from a8.basic.encoder import VariableTable, encode_line
 from a8.basic.errors import BasicSyntaxError
 from a8.basic.lister import list_lines
-from a8.basic.program import IMMEDIATE_LINE, Program, ProgramLine
 from a8.basic.nodes import Line
-from a8.basic.tokenizer import VariableTable, encode_line, parse_line, parse_listing
+from a8.basic.program import IMMEDIATE_LINE, Program, ProgramLine
+from a8.basic.tokenizer import parse_line, parse_listing
 
 DEFAULT_SAVE_COMMAND: Final = 'SAVE "D:PROGRAM.BAS"'
 
