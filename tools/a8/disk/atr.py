@@ -168,9 +168,7 @@ class AtrImage:
 
     def _check_number(self, sector: int) -> None:
         if not 1 <= sector <= self.sector_count:
-            raise AtrError(
-                f"{self.source}: sector {sector} out of range 1..{self.sector_count}"
-            )
+            raise AtrError(f"{self.source}: sector {sector} out of range 1..{self.sector_count}")
 
     def read_sector(self, sector: int) -> bytes:
         size = self.size_of(sector)

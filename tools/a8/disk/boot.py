@@ -73,7 +73,7 @@ def source_text() -> str:
 @functools.cache
 def assemble_loader() -> Loader:
     """Assemble boot.s with Ophis (in-process) and read back its label map."""
-    import Ophis.Main  # imported late: Ophis keeps global state per run
+    import Ophis.Main  # type: ignore[import-untyped]  # late: Ophis keeps global state
 
     with tempfile.TemporaryDirectory(prefix="a8-boot-") as folder:
         source = Path(folder, "boot.s")

@@ -304,8 +304,8 @@ class Dos2Disk:
             vtoc2[0:VTOC2_MIRROR_BYTES] = vtoc[
                 VTOC2_MIRROR_FROM : VTOC2_MIRROR_FROM + VTOC2_MIRROR_BYTES
             ]
-            vtoc2[VTOC2_BITMAP_OFFSET : VTOC2_BITMAP_OFFSET + VTOC2_BITMAP_BYTES] = (
-                _bitmap_bytes(self.free, FIRST_HIGH_SECTOR, HIGHEST_LINKABLE + 1)
+            vtoc2[VTOC2_BITMAP_OFFSET : VTOC2_BITMAP_OFFSET + VTOC2_BITMAP_BYTES] = _bitmap_bytes(
+                self.free, FIRST_HIGH_SECTOR, HIGHEST_LINKABLE + 1
             )
             high_free = len(self.free) - low_free
             VTOC2_FREE.pack_into(vtoc2, VTOC2_FREE_OFFSET, high_free)
@@ -413,8 +413,7 @@ class Dos2Disk:
         available = sorted(s for s in self.free if s <= self.geometry.highest_data_sector)
         if count > len(available):
             raise Dos2Error(
-                f"{source}: disk full: {file_name} needs {count} sectors, "
-                f"{len(available)} free"
+                f"{source}: disk full: {file_name} needs {count} sectors, {len(available)} free"
             )
         sectors = available[:count]
         for index, sector in enumerate(sectors):

@@ -1,0 +1,89 @@
+"""Every problem kind the file system check knows is found on a disk corrupted on purpose."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from a8.disk.check import ProblemKind, check_disk
+from a8.disk.dos2 import Density, Dos2Disk
+
+
+def patch(disk: Dos2Disk, sector: int, offset: int, values: bytes) -> None:
+    raw = bytearray(disk.image.read_sector(sector))
+    raw[offset : offset + len(values)] = values
+    disk.image.write_sector(sector, bytes(raw))
+
+
+def two_files(density: Density = Density.SINGLE) -> Dos2Disk:
+    disk = Dos2Disk.new(density)
+    disk.add_file("ONE.DAT", bytes(300))  # 3 sectors: 4, 5, 6
+    disk.add_file("TWO.DAT", bytes(10))  # 1 sector: 7
+    return disk
+
+
+def reread(disk: Dos2Disk) -> Dos2Disk:
+    return Dos2Disk(disk.image)
+
+
+def entry_offset(number: int) -> tuple[int, int]:
+    return 361 + number // 8, (number % 8) * 16
+
+
+def set_flag(disk: Dos2Disk, number: int, flag: int) -> None:
+    sector, offset = entry_offset(number)
+    patch(disk, sector, offset, bytes([flag]))
+
+
+CORRUPTIONS: dict[ProblemKind, Callable[[Dos2Disk], None]] = {
+    ProblemKind.VTOC_DOS_CODE: lambda d: patch(d, 360, 0, b"\x00"),
+    ProblemKind.VTOC_CAPACITY: lambda d: patch(d, 360, 1, (700).to_bytes(2, "little")),
+    ProblemKind.FREE_COUNT: lambda d: patch(d, 360, 3, (1).to_bytes(2, "little")),
+    ProblemKind.SYSTEM_SECTOR_FREE: lambda d: patch(d, 360, 10 + 45, b"\x80"),
+    ProblemKind.BAD_FLAG: lambda d: set_flag(d, 1, 0x10),
+    ProblemKind.FILE_OPEN: lambda d: set_flag(d, 1, 0x43),
+    ProblemKind.BAD_NAME: lambda d: patch(d, 361, 16 + 5, b"1BAD    "),
+    ProblemKind.DUPLICATE_NAME: lambda d: patch(d, 361, 16 + 5, b"ONE     "),
+    ProblemKind.ENTRY_AFTER_END: lambda d: set_flag(d, 0, 0x00),
+    ProblemKind.CHAIN_OUT_OF_RANGE: lambda d: patch(d, 4, 125, b"\x03\xff"),
+    ProblemKind.CHAIN_LOOP: lambda d: patch(d, 5, 125, b"\x00\x04"),
+    ProblemKind.BAD_FILE_NUMBER: lambda d: patch(d, 7, 125, b"\x0c"),
+    ProblemKind.BAD_BYTE_COUNT: lambda d: patch(d, 7, 127, b"\x7f"),
+    ProblemKind.CROSS_LINKED: lambda d: patch(d, 361, 16 + 3, (5).to_bytes(2, "little")),
+    ProblemKind.WRONG_SECTOR_COUNT: lambda d: patch(d, 361, 1, (9).to_bytes(2, "little")),
+    ProblemKind.USED_SECTOR_FREE: lambda d: patch(d, 360, 10, b"\x0f"),
+    ProblemKind.LOST_SECTOR: lambda d: patch(d, 360, 11, b"\x7f"),
+}
+
+
+def test_every_kind_has_a_corruption() -> None:
+    kinds = set(CORRUPTIONS) | {ProblemKind.VTOC2_MIRROR, ProblemKind.HIGH_FLAG}
+    assert kinds == set(ProblemKind)
+
+
+@pytest.mark.parametrize("kind", list(CORRUPTIONS), ids=lambda k: k.value)
+def test_corruption_is_found(kind: ProblemKind) -> None:
+    disk = two_files()
+    assert check_disk(disk) == []
+    CORRUPTIONS[kind](disk)
+    found = {problem.kind for problem in check_disk(reread(disk))}
+    assert kind in found
+
+
+def test_vtoc2_mirror_and_high_flag() -> None:
+    disk = Dos2Disk.new(Density.ENHANCED)
+    size = disk.free_sectors * disk.geometry.data_bytes
+    disk.add_file("BIG", bytes(size))
+    assert check_disk(disk) == []
+    patch(disk, 1024, 0, b"\xff")
+    set_flag(disk, 0, 0x42)
+    found = {problem.kind for problem in check_disk(reread(disk))}
+    assert {ProblemKind.VTOC2_MIRROR, ProblemKind.HIGH_FLAG} <= found
+
+
+def test_problem_lines_name_the_disk() -> None:
+    disk = two_files()
+    CORRUPTIONS[ProblemKind.CHAIN_LOOP](disk)
+    lines = [str(p) for p in check_disk(reread(disk))]
+    assert lines and all(line.startswith("<image>: ") and "\n" not in line for line in lines)
