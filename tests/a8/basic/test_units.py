@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -193,35 +194,44 @@ def expressions(draw: st.DrawFn) -> str:
     return "".join(parts)
 
 
+_SEXPRS = st.sampled_from(['"HI"', "S$", "S$(1)", "S$(2,3)", "STR$(X)", "CHR$(65)", '""'])
+_TEMPLATES = (
+    "REM {t}", "DATA {t}", "INPUT A,S$", "INPUT #1;A", "COLOR {e}", "LIST", "LIST {e},{e}",
+    "LIST {s},{e}", "ENTER {s}", "LET A={e}", "LET S$={s}", "IF {e} THEN {n}",
+    "IF {e} THEN PRINT {e}", "FOR I={e} TO {e} STEP {e}", "NEXT I", "GOTO {e}",
+    "GO TO {e}", "GOSUB {e}", "TRAP {e}", "BYE", "CONT", "COM C(3),T$(5)", "CLOSE #{e}",
+    "CLR", "DEG", "DIM C(3,4),S$(10)", "END", "NEW", "OPEN #1,{e},0,{s}", "LOAD {s}",
+    "SAVE {s}", "STATUS #1,A", "NOTE #1,A,B", "POINT #1,A,B", "XIO {e},#1,0,0,{s}",
+    "ON {e} GOTO {n},{n}", "ON {e} GOSUB {n}", "POKE {e},{e}", "PRINT {e};{s},",
+    "RAD", "READ A,S$", "RESTORE", "RESTORE {e}", "RETURN", "RUN", "RUN {s}", "STOP",
+    "POP", "? #6;{e}", "GET #1,A", "PUT #1,{e}", "GRAPHICS {e}", "PLOT {e},{e}",
+    "POSITION {e},{e}", "DOS", "DRAWTO {e},{e}", "SETCOLOR {e},{e},{e}",
+    "LOCATE {e},{e},A", "SOUND {e},{e},{e},{e}", "LPRINT {s};{e}", "CSAVE", "CLOAD",
+    "C(1,{e})={e}", "S$(1,2)={s}", "A={s}<{s}",
+)  # fmt: skip
+
+
 @st.composite
 def statements(draw: st.DrawFn) -> str:
-    e = expressions()
-    kind = draw(st.integers(0, 11))
-    if kind == 0:
-        return f"A={draw(e)}"
-    if kind == 1:
-        return f"PRINT {draw(e)};{draw(e)},"
-    if kind == 2:
-        return f"IF {draw(e)} THEN {draw(st.integers(0, 32767))}"
-    if kind == 3:
-        return f"FOR I={draw(e)} TO {draw(e)} STEP {draw(e)}"
-    if kind == 4:
-        return f"POKE {draw(e)},{draw(e)}"
-    if kind == 5:
-        text = draw(st.text("ABC ,:;", max_size=5))
-        return f'S$(1,2)="{text}"'
-    if kind == 6:
-        return f"ON {draw(e)} GOSUB 10,20"
-    if kind == 7:
-        remark = draw(st.text('ABC :,"', max_size=10))
-        return f"REM {remark}"
-    if kind == 8:
-        return "DIM C(3,4),S$(10)"
-    if kind == 9:
-        return f"SOUND 0,{draw(e)},10,8"
-    if kind == 10:
-        return f"C(1,{draw(e)})={draw(e)}"
-    return "NEXT I"
+    """A statement of any kind, with random expressions, strings and line numbers."""
+    template = draw(st.sampled_from(_TEMPLATES))
+    text = draw(st.text(st.sampled_from('ABC 12,:;"$'), max_size=12))
+    return template.format_map(
+        _Drawing(draw, {"e": expressions(), "s": _SEXPRS, "n": st.integers(0, 32767)}, text)
+    )
+
+
+class _Drawing(dict[str, str]):
+    """Draws a fresh value for each placeholder of a template."""
+
+    def __init__(self, draw: st.DrawFn, strategies: dict[str, Any], text: str) -> None:
+        super().__init__()
+        self._draw, self._strategies, self._text = draw, strategies, text
+
+    def __missing__(self, key: str) -> str:
+        if key == "t":
+            return self._text
+        return str(self._draw(self._strategies[key]))
 
 
 @st.composite
@@ -230,8 +240,9 @@ def listings(draw: st.DrawFn) -> str:
     lines = []
     for number in numbers:
         body = draw(st.lists(statements(), min_size=1, max_size=3))
-        rem = [s for s in body if s.startswith("REM")]
-        body = [s for s in body if not s.startswith("REM")] + rem[:1]
+        # REM and DATA run to the end of the line, and so does IF ... THEN.
+        ends = [s for s in body if s.startswith(("REM", "DATA")) or "THEN PRINT" in s]
+        body = [s for s in body if s not in ends] + ends[:1]
         lines.append(f"{number} " + ":".join(body))
     return "\n".join(lines) + "\n"
 
@@ -310,3 +321,25 @@ def test_cli_corrupt_program(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     program.write_bytes(b"\x00\x00\x00\x01\x05")
     assert main(["list", str(program)]) == 1
     assert "X.BAS: byte" in capsys.readouterr().err
+
+
+def _with_line(data: bytes) -> bytes:
+    """A SAVE file holding one hand-made line (no variables)."""
+    from a8.basic.program import ProgramLine
+
+    immediate = Program.from_bytes(tokenize("1 END\n")).immediate
+    number = int.from_bytes(data[:2], "little")
+    return Program.fresh([], [ProgramLine(number, data)], immediate).to_bytes()
+
+
+def test_list_syntax_error_line() -> None:
+    text = b"PRINT (\x9b"
+    line = b"\x0a\x00" + bytes([5 + len(text), 5 + len(text), 0x37]) + text
+    assert list_program(_with_line(line)) == "10 ERROR- PRINT (\n"
+
+
+def test_list_folded_negative_constant() -> None:
+    """Altirra BASIC saves ``-1`` as one negative constant; it lists the same way."""
+    line = bytes.fromhex("0a00 0d 0d 20 0e c0 01 00 00 00 00 16".replace(" ", ""))
+    assert list_program(_with_line(line)) == "10 PRINT -1\n"
+    assert tokenize("10 PRINT -1\n").find(bytes.fromhex("36 0e 40 01")) > 0
