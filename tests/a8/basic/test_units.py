@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
