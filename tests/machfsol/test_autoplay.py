@@ -71,7 +71,7 @@ def test_policy_holds_a_rescue_while_the_discard_top_is_far_from_playable() -> N
 def test_policy_beats_greedy_on_the_same_deals() -> None:
     # A fixed sample (deterministic): the policy must win more games than greedy.
     for number in (1, 2):
-        orders = [deal(seed, 52) for seed in range(1, 401)]
+        orders = [deal(seed, 52) for seed in range(1, 1001)]
         auto = sum(play(Position(o, VARIANTS[number]), policy_move).is_won() for o in orders)
         greedy = sum(play(Position(o, VARIANTS[number]), greedy_raw_move).is_won() for o in orders)
         assert auto > greedy, (number, auto, greedy)

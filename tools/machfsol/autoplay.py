@@ -10,7 +10,9 @@ it opens a space, and the space takes the discard top at once, out of the pile w
 would be buried by the next draw. Playing it at once (greedy) rescues whatever happens to
 be on top; holding it rescues a later card instead. The policy rescues the discard top
 only when that card is close to playable (distance at most 2, or 3 when two or more
-rescues are available), and otherwise draws and keeps its rescues for later.
+rescues are available), or when a playable card lies so close below the top that the
+rescues at hand can lift the cards above it ("dig"); otherwise it draws and keeps its
+rescues for later.
 
 API: ``choose_move(position)`` (the policy's move, or None when the game is over; a
 terminal game's "hint"), ``greedy_move(position)``, and ``play(position, policy)`` which
@@ -84,33 +86,22 @@ def distance(position: Position, card: int) -> int:
 
 
 def _king_to_ace(position: Position) -> RawMove | None:
-    """The first King-pile top (S, H, C, D) that its suit's Ace pile takes."""
-    for pile, cards in enumerate(position._kings):
-        if cards:
-            card = cards[-1]
-            suit = position._suit[card]
-            if position._ace_next[suit] == card:
-                return KING_BASE + pile, ACE_BASE + suit
+    """For suits S, H, C, D: if the card the Ace pile needs next is a King-pile top,
+    that move (the first found)."""
+    # A full Ace pile asks for the next suit's Ace (or card N), never a King-pile top.
+    pile_of_top = position._pile_of_top
+    for suit, card in enumerate(position._ace_next):
+        pile = pile_of_top[card]
+        if pile != NOWHERE:
+            return KING_BASE + pile, ACE_BASE + suit
     return None
-
-
-def _wanted(position: Position) -> set[int]:
-    """Every card that some foundation takes now (at most 4 + 8): a fast filter for
-    scanning the tableau; the scan order itself stays T1, T2, ..."""
-    ranks = position._r
-    wanted = {card for suit, card in enumerate(position._ace_next) if card < (suit + 1) * ranks}
-    takes = position._takes
-    for cards in position._kings:
-        if cards:
-            wanted.update(takes[cards[-1]])
-    return wanted
 
 
 def policy_move(position: Position) -> RawMove | None:
     """The policy's move as raw ints (see the module docstring and RULES.md)."""
+    playable = position._playable  # playable[NOWHERE] is 0: empty spaces never count
     discard = position._discard
-    wanted = _wanted(position)
-    if discard and discard[-1] in wanted:
+    if discard and playable[discard[-1]]:
         return DISCARD, _destination(position, discard[-1])
     transfer = _king_to_ace(position)
     if transfer is not None:
@@ -118,7 +109,7 @@ def policy_move(position: Position) -> RawMove | None:
     rescue: RawMove | None = None
     rescues = 0
     for index, card in enumerate(position._tab):
-        if card in wanted:
+        if playable[card]:
             rescues += 1
             if rescue is None:
                 rescue = TABLEAU_BASE + index, _destination(position, card)
@@ -126,20 +117,25 @@ def policy_move(position: Position) -> RawMove | None:
         limit = RESCUE_DISTANCE + (RESCUE_BONUS_WITH_TWO if rescues >= 2 else 0)
         if distance(position, discard[-1]) <= limit:
             return rescue
+        # Dig: with k rescues, the k cards on top of the pile can be lifted into the
+        # tableau; do it if a playable card lies within reach below the top.
+        for depth in range(2, min(rescues, len(discard) - 1) + 2):
+            if playable[discard[-depth]]:
+                return rescue
     if position._next < position._n:
         return STOCK, DISCARD
     return rescue
 
 
 def greedy_raw_move(position: Position) -> RawMove | None:
-    """Play everything at once: the first foundation move of :meth:`Position.legal_moves`
-    order (tableau T1.., discard, King-pile tops; Ace pile before King piles), else draw."""
-    wanted = _wanted(position)
+    """Play everything at once: the first playable card of T1, T2, ..., the discard top,
+    then King-pile tops to Ace piles (by suit S, H, C, D); else draw."""
+    playable = position._playable
     for index, card in enumerate(position._tab):
-        if card in wanted:
+        if playable[card]:
             return TABLEAU_BASE + index, _destination(position, card)
     discard = position._discard
-    if discard and discard[-1] in wanted:
+    if discard and playable[discard[-1]]:
         return DISCARD, _destination(position, discard[-1])
     transfer = _king_to_ace(position)
     if transfer is not None:

@@ -213,7 +213,14 @@ class Position:
         self._tab = [NOWHERE] * self.deck.tableau_size
         self._ace_next = [s * ranks for s in range(4)]  # card each Ace pile needs next
         self._kings: list[list[int]] = [[], [], [], []]
-        self._pile_of_top = [NOWHERE] * size  # King pile whose top is this card
+        # King pile whose top is this card; one extra entry (for "card" N, what a full
+        # Ace pile of diamonds asks for next) that is always NOWHERE.
+        self._pile_of_top = [NOWHERE] * (size + 1)
+        # How many foundations take each card now (0: not playable). One extra entry,
+        # always 0, so that looking up NOWHERE (-1, an empty space) answers "no".
+        self._playable = [0] * (size + 1)
+        for suit in range(4):
+            self._playable[suit * ranks] = 1
         self._on_foundations = 0
         self._steps: list[tuple[int, int, int, bool]] = []
         self._marks: list[int] = []  # len(_steps) before each pushed move
@@ -236,27 +243,57 @@ class Position:
         elif source < ACE_BASE:
             self._tab[source - TABLEAU_BASE] = NOWHERE
         else:  # a King pile (nothing ever leaves an Ace pile)
-            pile = self._kings[source - KING_BASE]
-            pile.pop()
-            self._pile_of_top[card] = NOWHERE
-            if pile:
-                self._pile_of_top[pile[-1]] = source - KING_BASE
-            self._on_foundations -= 1
+            self._pop_king_pile(source - KING_BASE)
         if destination == DISCARD:
             self._discard.append(card)
         elif destination < ACE_BASE:
             self._tab[destination - TABLEAU_BASE] = card
         elif destination < KING_BASE:
-            self._ace_next[destination - ACE_BASE] += 1
-            self._on_foundations += 1
+            self._raise_ace_pile(destination - ACE_BASE, 1)
         else:
-            pile = self._kings[destination - KING_BASE]
-            if pile:
-                self._pile_of_top[pile[-1]] = NOWHERE
-            pile.append(card)
-            self._pile_of_top[card] = destination - KING_BASE
-            self._on_foundations += 1
+            self._push_king_pile(destination - KING_BASE, card)
         self._steps.append((card, source, destination, forced))
+
+    def _raise_ace_pile(self, suit: int, by: int) -> None:
+        """Grow (by=1) or shrink (by=-1) an Ace pile, keeping the playable counts."""
+        playable = self._playable
+        end = (suit + 1) * self._r
+        wanted = self._ace_next[suit]
+        if wanted < end:
+            playable[wanted] -= 1
+        wanted += by
+        self._ace_next[suit] = wanted
+        if wanted < end:
+            playable[wanted] += 1
+        self._on_foundations += by
+
+    def _push_king_pile(self, index: int, card: int) -> None:
+        pile = self._kings[index]
+        playable = self._playable
+        if pile:
+            top = pile[-1]
+            self._pile_of_top[top] = NOWHERE
+            for taken in self._takes[top]:
+                playable[taken] -= 1
+        pile.append(card)
+        self._pile_of_top[card] = index
+        for taken in self._takes[card]:
+            playable[taken] += 1
+        self._on_foundations += 1
+
+    def _pop_king_pile(self, index: int) -> None:
+        pile = self._kings[index]
+        playable = self._playable
+        card = pile.pop()
+        self._pile_of_top[card] = NOWHERE
+        for taken in self._takes[card]:
+            playable[taken] -= 1
+        if pile:
+            top = pile[-1]
+            self._pile_of_top[top] = index
+            for taken in self._takes[top]:
+                playable[taken] += 1
+        self._on_foundations -= 1
 
     def _untransfer(self, card: int, source: int, destination: int) -> None:
         """Exactly reverse one :meth:`_transfer` (used by :meth:`pop`)."""
@@ -265,15 +302,9 @@ class Position:
         elif destination < ACE_BASE:
             self._tab[destination - TABLEAU_BASE] = NOWHERE
         elif destination < KING_BASE:
-            self._ace_next[destination - ACE_BASE] -= 1
-            self._on_foundations -= 1
+            self._raise_ace_pile(destination - ACE_BASE, -1)
         else:
-            pile = self._kings[destination - KING_BASE]
-            pile.pop()
-            self._pile_of_top[card] = NOWHERE
-            if pile:
-                self._pile_of_top[pile[-1]] = destination - KING_BASE
-            self._on_foundations -= 1
+            self._pop_king_pile(destination - KING_BASE)
         if source == STOCK:
             self._next -= 1
         elif source == DISCARD:
@@ -281,12 +312,7 @@ class Position:
         elif source < ACE_BASE:
             self._tab[source - TABLEAU_BASE] = card
         else:
-            pile = self._kings[source - KING_BASE]
-            if pile:
-                self._pile_of_top[pile[-1]] = NOWHERE
-            pile.append(card)
-            self._pile_of_top[card] = source - KING_BASE
-            self._on_foundations += 1
+            self._push_king_pile(source - KING_BASE, card)
 
     def _foundation_for_forced(self, card: int) -> int:
         """An Ace goes to its suit's Ace pile, a King starts its suit's King pile."""
@@ -395,8 +421,18 @@ class Position:
 
     def _push(self, source: int, destination: int) -> None:
         """Play a move known to be legal (the hot path of autoplay)."""
-        self._marks.append(len(self._steps))
+        steps = self._steps
+        self._marks.append(len(steps))
         self._moves.append((source, destination))
+        if source == STOCK:
+            # A draw never empties a space, so "settle" reduces to step 1.
+            card = self._order[self._next]
+            self._next += 1
+            self._discard.append(card)
+            steps.append((card, STOCK, DISCARD, False))
+            if self._is_ace_or_king[card]:
+                self._transfer(card, DISCARD, self._foundation_for_forced(card), True)
+            return
         self._transfer(self._top(source), source, destination, False)
         self.settle()
 
@@ -505,6 +541,7 @@ class Position:
         clone._ace_next = list(self._ace_next)
         clone._kings = [list(pile) for pile in self._kings]
         clone._pile_of_top = list(self._pile_of_top)
+        clone._playable = list(self._playable)
         clone._steps = list(self._steps)
         clone._marks = list(self._marks)
         clone._moves = list(self._moves)
