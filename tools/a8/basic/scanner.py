@@ -120,176 +120,197 @@ def error_at(reason: str, position: int, row: int = 1) -> BasicSyntaxError:
 def scan(text: str, row: int = 1) -> Iterator[Token]:
     """The terminals of one line (see :class:`Scanner`); ``row`` is its line number
     in the file, for error messages."""
-    length = len(text)
-    position = 0
+    return _LineScanner(text, row).tokens()
 
-    def token(kind: str, value: str, start: int) -> Token:
-        return Token(kind, value, start_pos=start, line=row, column=start + 1)
 
-    def skip_blanks(at: int) -> int:
-        while at < length and text[at] == " ":
+class _LineScanner:
+    """Reads one line; each ``_read_*`` method reads one kind of terminal."""
+
+    def __init__(self, text: str, row: int) -> None:
+        self.text = text
+        self.row = row
+        self.position = 0
+        self.mode = _STATEMENT
+        self.statement = ""  # terminal name of the current statement's keyword
+        self.last = ""  # type of the last terminal
+        self.depth = 0  # parentheses open in this statement
+        self.commas = 0  # commas outside parentheses in this statement
+
+    def token(self, kind: str, value: str, start: int) -> Token:
+        self.last = kind
+        return Token(kind, value, start_pos=start, line=self.row, column=start + 1)
+
+    def error(self, reason: str, position: int) -> BasicSyntaxError:
+        return error_at(reason, position, self.row)
+
+    def skip_blanks(self, at: int) -> int:
+        while at < len(self.text) and self.text[at] == " ":
             at += 1
         return at
 
-    position = skip_blanks(position)
-    number = _scan_number(text, position, row)
-    if number is None:
-        raise error_at("line number expected", position, row)
-    line_number = bcd.to_int(number.value)
-    if not 0 <= line_number <= MAX_LINE_NUMBER:
-        raise error_at(f"line number {line_number} is not in 0..{MAX_LINE_NUMBER}", position, row)
-    yield token("LINENO", str(line_number), position)
-    position = number.end
-
-    mode = _STATEMENT
-    statement = ""
-    depth = 0
-    commas = 0  # at depth 0 in this statement (LOCATE's third argument is a name)
-    last = ""
-    while True:
-        position = skip_blanks(position)
-        if position >= length:
-            return
-        char = text[position]
-        start = position
-
-        if mode == _STATEMENT:
-            keyword, end = _match_statement(text, position)
-            depth = commas = 0
-            if keyword is None:
-                statement = last = "ILET"
-                yield token("ILET", "", start)
-                mode = _VALUE
-                continue
-            statement = last = _terminal(keyword)
-            yield token(statement, keyword, start)
-            position = end
-            if statement in ("REM", "DATA"):
-                position = skip_blanks(position)
-                yield token("RAW", text[position:], position)
+    def tokens(self) -> Iterator[Token]:
+        yield self._read_line_number()
+        text = self.text
+        while True:
+            self.position = self.skip_blanks(self.position)
+            if self.position >= len(text):
                 return
-            mode = _VALUE
-            continue
-
-        if char == ":":
-            yield token("COLON", ":", start)
-            position += 1
-            mode = _STATEMENT
-            continue
-
-        if mode == _OPERATOR and char in _LETTERS:
-            word = _match_operator_word(text, position, statement)
-            if word is not None:
-                spelling, kind = word
-                yield token(kind, spelling, start)
-                position += len(spelling)
-                last = kind
-                mode = _VALUE
-                if kind == "THEN":
-                    after = skip_blanks(position)
-                    if after >= length or text[after] not in _DIGITS:
-                        mode = _STATEMENT
-                continue
-
-        if char in _LETTERS:
-            name_position = (
-                (statement in _TARGET_STATEMENTS and last == statement)
-                or (
-                    statement in _NAME_LIST_STATEMENTS
-                    and depth == 0
-                    and last in (statement, "COMMA", "SEMICOLON")
-                )
-                or (statement == "LOCATE" and last == "COMMA" and commas == 2 and depth == 0)
-            )
-            if not name_position and text.startswith("NOT", position):
-                yield token("NOT", "NOT", start)
-                position += 3
-                last = "NOT"
-                mode = _VALUE
-                continue
-            # In a list of names only DIM and COM refuse a function name (INPUT SIN is
-            # a variable called SIN).
-            function = (
-                None
-                if name_position and statement not in ("DIM", "COM")
-                else _match_function(text, position)
-            )
-            if function is not None:
-                position += len(function)
-                if position >= length or text[position] != "(":
-                    raise error_at(f"'(' expected after {function}", position, row)
-                position += 1
-                depth += 1
-                last = _function_terminal(function)
-                yield token(last, function, start)
-                mode = _VALUE
-                continue
-            end = position + 1
-            while end < length and text[end] in _ALNUM:
-                end += 1
-            if end < length and text[end] == "$":
-                last = "SVAR"
-                yield token("SVAR", text[position : end + 1], start)
-                position = end + 1
-                mode = _OPERATOR
-            elif end < length and text[end] == "(":
-                last = "ARRAY"
-                yield token("ARRAY", text[position : end + 1], start)
-                position = end + 1
-                depth += 1
-                mode = _VALUE
+            char = text[self.position]
+            if self.mode == _STATEMENT:
+                yield from self._read_statement()
+            elif char == ":":
+                yield self.token("COLON", ":", self.position)
+                self.position += 1
+                self.mode = _STATEMENT
+            elif self.mode == _OPERATOR and char in _LETTERS and self._at_operator_word():
+                yield self._read_operator_word()
+            elif char in _LETTERS:
+                yield self._read_name()
+            elif char in _DIGITS:
+                yield self._read_number()
+            elif char == '"':
+                yield self._read_string()
             else:
-                last = "NVAR"
-                yield token("NVAR", text[position:end], start)
-                position = end
-                mode = _OPERATOR
-            continue
+                yield self._read_symbol()
 
-        if char in _DIGITS:
-            number = _scan_number(text, position, row)
-            if number is None:
-                raise error_at("malformed number", position, row)
-            last = "NUMBER"
-            yield token("NUMBER", text[position : number.end], start)
-            position = number.end
-            mode = _OPERATOR
-            continue
+    def _read_line_number(self) -> Token:
+        start = self.position = self.skip_blanks(0)
+        number = _scan_number(self.text, start, self.row)
+        if number is None:
+            raise self.error("line number expected", start)
+        line_number = bcd.to_int(number.value)
+        if not 0 <= line_number <= MAX_LINE_NUMBER:
+            raise self.error(f"line number {line_number} is not in 0..{MAX_LINE_NUMBER}", start)
+        self.position = number.end
+        return self.token("LINENO", str(line_number), start)
 
-        if char == '"':
-            close = text.find('"', position + 1)
-            end = length if close < 0 else close
-            last = "STRING"
-            yield token("STRING", text[position + 1 : end], start)
-            position = end + 1
-            mode = _OPERATOR
-            continue
+    def _read_statement(self) -> Iterator[Token]:
+        """A statement keyword, or the implied LET when none matches."""
+        start = self.position
+        keyword, end = _match_statement(self.text, start)
+        self.depth = self.commas = 0
+        self.mode = _VALUE
+        if keyword is None:
+            self.statement = "ILET"
+            yield self.token("ILET", "", start)
+            return
+        self.statement = _terminal(keyword)
+        yield self.token(self.statement, keyword, start)
+        self.position = end
+        if self.statement in ("REM", "DATA"):
+            raw = self.skip_blanks(end)
+            yield self.token("RAW", self.text[raw:], raw)
+            self.position = len(self.text)
 
-        if char in "<>":
-            pair = text[position : position + 2]
-            if pair in ("<=", "<>", ">="):
-                kind = {"<=": "LE", "<>": "NE", ">=": "GE"}[pair]
-                position += 2
-            else:
-                kind = "LT" if char == "<" else "GT"
-                position += 1
-            last = kind
-            yield token(kind, text[start:position], start)
-            mode = _VALUE
-            continue
+    def _at_operator_word(self) -> bool:
+        return _match_operator_word(self.text, self.position, self.statement) is not None
 
-        kind = _SYMBOLS.get(char, "")
-        if not kind:
-            raise error_at(f"unexpected character {_show(char)}", position, row)
-        position += 1
+    def _read_operator_word(self) -> Token:
+        """AND, OR, TO, STEP, THEN, or GOTO/GOSUB after ON: matched as prefixes."""
+        start = self.position
+        spelling, kind = _match_operator_word(self.text, start, self.statement) or ("", "")
+        self.position += len(spelling)
+        self.mode = _VALUE
+        if kind == "THEN":
+            after = self.skip_blanks(self.position)
+            if after >= len(self.text) or self.text[after] not in _DIGITS:
+                self.mode = _STATEMENT  # statements follow THEN, not a line number
+        return self.token(kind, spelling, start)
+
+    def _in_name_position(self) -> bool:
+        """Whether a plain variable name must stand here (no NOT, maybe no function)."""
+        statement, last = self.statement, self.last
+        return (
+            (statement in _TARGET_STATEMENTS and last == statement)
+            or (
+                statement in _NAME_LIST_STATEMENTS
+                and self.depth == 0
+                and last in (statement, "COMMA", "SEMICOLON")
+            )
+            or (statement == "LOCATE" and last == "COMMA" and self.commas == 2 and self.depth == 0)
+        )
+
+    def _read_name(self) -> Token:
+        """NOT, a function name with its ``(``, or a variable name."""
+        text, start = self.text, self.position
+        name_position = self._in_name_position()
+        if not name_position and text.startswith("NOT", start):
+            self.position += 3
+            self.mode = _VALUE
+            return self.token("NOT", "NOT", start)
+        # In a list of names only DIM and COM refuse a function name (INPUT SIN is
+        # a variable called SIN).
+        function = (
+            None
+            if name_position and self.statement not in ("DIM", "COM")
+            else _match_function(text, start)
+        )
+        if function is not None:
+            after = start + len(function)
+            if after >= len(text) or text[after] != "(":
+                raise self.error(f"'(' expected after {function}", after)
+            self.position = after + 1
+            self.depth += 1
+            self.mode = _VALUE
+            return self.token(_function_terminal(function), function, start)
+        end = start + 1
+        while end < len(text) and text[end] in _ALNUM:
+            end += 1
+        if end < len(text) and text[end] == "$":
+            self.position = end + 1
+            self.mode = _OPERATOR
+            return self.token("SVAR", text[start : end + 1], start)
+        if end < len(text) and text[end] == "(":
+            self.position = end + 1
+            self.depth += 1
+            self.mode = _VALUE
+            return self.token("ARRAY", text[start : end + 1], start)
+        self.position = end
+        self.mode = _OPERATOR
+        return self.token("NVAR", text[start:end], start)
+
+    def _read_number(self) -> Token:
+        start = self.position
+        number = _scan_number(self.text, start, self.row)
+        if number is None:
+            raise self.error("malformed number", start)
+        self.position = number.end
+        self.mode = _OPERATOR
+        return self.token("NUMBER", self.text[start : number.end], start)
+
+    def _read_string(self) -> Token:
+        """A string constant; a missing closing quote ends it at the end of the line."""
+        start = self.position
+        close = self.text.find('"', start + 1)
+        end = len(self.text) if close < 0 else close
+        self.position = end + 1
+        self.mode = _OPERATOR
+        return self.token("STRING", self.text[start + 1 : end], start)
+
+    def _read_symbol(self) -> Token:
+        text, start = self.text, self.position
+        char = text[start]
+        pair = text[start : start + 2]
+        if pair in _COMPARISON_PAIRS:
+            kind, self.position = _COMPARISON_PAIRS[pair], start + 2
+        elif char in "<>":
+            kind, self.position = ("LT" if char == "<" else "GT"), start + 1
+        else:
+            kind = _SYMBOLS.get(char, "")
+            if not kind:
+                raise self.error(f"unexpected character {_show(char)}", start)
+            self.position = start + 1
         if kind == "LPAREN":
-            depth += 1
+            self.depth += 1
         elif kind == "RPAREN":
-            depth -= 1
-        elif kind == "COMMA" and depth == 0:
-            commas += 1
-        last = kind
-        yield token(kind, char, start)
-        mode = _OPERATOR if kind == "RPAREN" else _VALUE
+            self.depth -= 1
+        elif kind == "COMMA" and self.depth == 0:
+            self.commas += 1
+        self.mode = _OPERATOR if kind == "RPAREN" else _VALUE
+        return self.token(kind, text[start : self.position], start)
+
+
+_COMPARISON_PAIRS: Final = {"<=": "LE", "<>": "NE", ">=": "GE"}
 
 
 def _show(char: str) -> str:
