@@ -83,7 +83,11 @@ def memory_after(
     args += ["-nosound", "-playback", str(work / "input.txt"), str(disk)]
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
     process = subprocess.Popen(
-        args, env=env, cwd=work, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        args,
+        env=env,
+        cwd=work,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )
     time.sleep(seconds)

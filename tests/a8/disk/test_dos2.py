@@ -128,9 +128,7 @@ def test_random_operations_keep_the_disk_consistent(
         assert disk.read_file(name) == data
 
 
-@pytest.mark.parametrize(
-    "name", ["", "1ABC", "TOOLONGNAME", "A.LONG", "A-B", "Ä", "A.B.C", "A B"]
-)
+@pytest.mark.parametrize("name", ["", "1ABC", "TOOLONGNAME", "A.LONG", "A-B", "Ä", "A.B.C", "A B"])
 def test_names_dos_refuses(name: str) -> None:
     with pytest.raises(Dos2Error, match="file name"):
         FileName.parse(name)
