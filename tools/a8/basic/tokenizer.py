@@ -33,14 +33,19 @@ from a8.basic.nodes import (
 )
 from a8.basic.scanner import LINE_SEPARATOR, Scanner, error_at
 
+#: How each operator terminal is spelled; tokens.py maps spellings to tokens.
+_SPELLING: Final[dict[str, str]] = {
+    "PLUS": "+", "MINUS": "-", "STAR": "*", "SLASH": "/", "CARET": "^", "EQ": "=",
+    "NE": "<>", "LT": "<", "GT": ">", "LE": "<=", "GE": ">=", "AND": "AND", "OR": "OR",
+}  # fmt: skip
 _BINARY: Final[dict[str, int]] = {
-    "PLUS": 0x25, "MINUS": 0x26, "STAR": 0x24, "SLASH": 0x27, "CARET": 0x23,
-    "EQ": 0x22, "NE": 0x1E, "LT": 0x20, "GT": 0x21, "LE": 0x1D, "GE": 0x1F,
-    "AND": 0x2A, "OR": 0x29,
-}  # fmt: skip
+    kind: tokens.NUMERIC_OPERATORS[spelling] for kind, spelling in _SPELLING.items()
+}
 _STRING_COMPARISON: Final[dict[str, int]] = {
-    "EQ": 0x34, "NE": 0x30, "LT": 0x32, "GT": 0x33, "LE": 0x2F, "GE": 0x31,
-}  # fmt: skip
+    kind: tokens.STRING_COMPARISONS[spelling]
+    for kind, spelling in _SPELLING.items()
+    if spelling in tokens.STRING_COMPARISONS
+}
 #: Tokens of punctuation that means the same wherever a statement puts it.
 _STATEMENT_LEVEL: Final[dict[str, int]] = {
     "COMMA": tokens.TOK_COMMA, "SEMICOLON": tokens.TOK_SEMICOLON, "TO": tokens.TOK_TO,
