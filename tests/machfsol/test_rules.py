@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from machfsol.cards import Deck
+from machfsol.deal import MAX_SEED
 from machfsol.errors import MachfsolError
 from machfsol.rules import DRAW, VARIANTS, IllegalMoveError, Place, Position, variant
 
@@ -231,3 +236,43 @@ def test_bad_variant_and_order() -> None:
         variant(3)
     with pytest.raises(MachfsolError):
         Position(Deck(20).cards()[:-1], variant(1))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(min_value=1, max_value=MAX_SEED),
+    st.sampled_from([1, 2]),
+    st.sampled_from([52, 48, 44, 40, 36, 32, 28, 24, 20]),
+    st.randoms(use_true_random=False),
+)
+def test_fast_push_equals_the_settle_procedure(
+    seed: int, number: int, size: int, rnd: random.Random
+) -> None:
+    """The hot path of push must do exactly what RULES.md's "settle" procedure does."""
+    game = Position.from_seed(seed, variant(number), size)
+    while not game.is_over():
+        chosen = rnd.choice(game.legal_moves())
+        source, destination = int(chosen.source), int(chosen.destination)
+        slow = game.copy()
+        slow._transfer(slow._top(source), source, destination, False)
+        slow.settle()
+        game.push(chosen)
+        assert game.key() == slow.key()
+        assert game._steps == slow._steps
+        assert game._playable == slow._playable == _playable_from_scratch(game)
+        before = len(game._steps)
+        game.settle()
+        assert len(game._steps) == before  # nothing left to settle
+
+
+def _playable_from_scratch(game: Position) -> list[int]:
+    counts = [0] * (game.deck.size + 1)
+    for suit, pile in enumerate(game.ace_piles()):
+        if len(pile) < game.deck.rank_count:
+            counts[suit * game.deck.rank_count + len(pile)] += 1
+    for pile in game.king_piles():
+        if pile:
+            for card in game.deck.cards():
+                if game.variant.king_pile_accepts(pile[-1], card):
+                    counts[card.number] += 1
+    return counts

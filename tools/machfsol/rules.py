@@ -433,8 +433,53 @@ class Position:
             if self._is_ace_or_king[card]:
                 self._transfer(card, DISCARD, self._foundation_for_forced(card), True)
             return
-        self._transfer(self._top(source), source, destination, False)
-        self.settle()
+        if source >= ACE_BASE:  # a King-pile top to its Ace pile
+            card = self._kings[source - KING_BASE][-1]
+            self._pop_king_pile(source - KING_BASE)
+            self._raise_ace_pile(destination - ACE_BASE, 1)
+            steps.append((card, source, destination, False))
+            return  # no space emptied, no Ace or King can be on the discard top
+        if source == DISCARD:
+            card = self._discard.pop()
+        else:
+            card = self._tab[source - TABLEAU_BASE]
+            self._tab[source - TABLEAU_BASE] = NOWHERE
+        if destination < KING_BASE:
+            self._raise_ace_pile(destination - ACE_BASE, 1)
+        else:
+            self._push_king_pile(destination - KING_BASE, card)
+        steps.append((card, source, destination, False))
+        if source != DISCARD:
+            # Settling after emptying one space: it is the only empty one whenever
+            # something can fill it (RULES.md), so fill that space directly.
+            self._fill(source)
+
+    def _fill(self, space: int) -> None:
+        """Steps 3-5 of "settle" for the one empty space ``space`` (a Place value)."""
+        discard = self._discard
+        steps = self._steps
+        tab = self._tab
+        slot = space - TABLEAU_BASE
+        if discard:
+            card = discard.pop()
+            tab[slot] = card
+            steps.append((card, DISCARD, space, True))
+            return  # a discard card is never an Ace or a King
+        order = self._order
+        while self._next < self._n:
+            card = order[self._next]
+            self._next += 1
+            tab[slot] = card
+            steps.append((card, STOCK, space, True))
+            if not self._is_ace_or_king[card]:
+                return
+            tab[slot] = NOWHERE
+            destination = self._foundation_for_forced(card)
+            if destination < KING_BASE:
+                self._raise_ace_pile(destination - ACE_BASE, 1)
+            else:
+                self._push_king_pile(destination - KING_BASE, card)
+            steps.append((card, space, destination, True))
 
     # ---------------------------------------------------------------------- public API
 
