@@ -65,16 +65,10 @@ CHECK_RUN = 'OPEN #1,8,0,"H1:RAN.TXT":PRINT #1;PEEK(1536):CLOSE #1\n'
 def test_boot_menu_runs_the_chosen_program(
     atari800: str, tmp_path: Path, machine: str, sio_patch: bool, choice: int
 ) -> None:
-    if machine == "xl" and sio_patch and choice == 2:
-        # Known open bug: in -turbo runs with the SIO patch on the XL, key 2 at frame
-        # 600 loads entry 1 (in real time, key at frame 60, entry 2 loads correctly).
-        pytest.xfail("XL + SIO patch + turbo: key 2 loads entry 1 (open bug, see docs/ATR.md)")
     disk = tmp_path / "M.ATR"
     menu_disk(disk)
     steps: list[int | str] = [600, str(choice), 900]
-    # The first H: open after a DOS-less boot fails in atari800 (status 163), so a
-    # first command warms the H: device up; the second one is the check.
-    steps += [CHECK_RUN, 200, CHECK_RUN, 200, 'LIST "H1:P.LST"\n', 300]
+    steps += [CHECK_RUN, 200, 'LIST "H1:P.LST"\n', 300]
     hdir = boot(atari800, tmp_path, disk, steps, machine=machine, sio_patch=sio_patch)
     # The program ran (its POKE left the variant number) and the keyboard works.
     assert (hdir / "RAN.TXT").read_bytes() == f"{choice}\x9b".encode("latin-1")

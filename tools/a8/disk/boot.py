@@ -28,7 +28,6 @@ BOOT_SIZE = 3 * 128
 COMMAND = b'RUN "E:"\x9b'
 COMMAND_ADDRESS = LOAD_ADDRESS + BOOT_SIZE - len(COMMAND)
 EOL = 0x9B
-CLEAR_SCREEN = 0x7D
 MAX_ENTRIES = 9
 #: Keyboard codes (as the OS stores them in CH, $02FC) of the digit keys 1-9.
 DIGIT_KEY_CODES = (0x1F, 0x1E, 0x1A, 0x18, 0x1D, 0x1B, 0x33, 0x35, 0x30)
@@ -111,7 +110,7 @@ def boot_image(disk: Dos2Disk, entries: list[MenuEntry], title: str) -> bytes:
     image = bytearray(loader.code)
 
     table = bytearray()
-    menu = bytearray([CLEAR_SCREEN]) + title.encode("ascii") + bytes([EOL])
+    menu = title.encode("ascii") + bytes([EOL])
     for number, entry in enumerate(entries, start=1):
         start = disk.find(entry.file_name).start
         table += bytes([DIGIT_KEY_CODES[number - 1], start & 0xFF, start >> 8])

@@ -100,9 +100,11 @@ p_menulo:lda #0                 ; the menu text: address and length
 p_menuhi:ldy #0
 p_menuln:ldx #0
          jsr print
-waitkey: lda CH
+waitkey: sei                    ; no keyboard IRQ between reading and clearing CH
+         lda CH
          ldx #$FF
          stx CH                 ; ($FF: no key; SHIFT/CONTROL+digit never match)
+         cli
          ldx #0
 findkey:
 p_entry3:cpx #0                 ; 3 x number of entries
@@ -228,7 +230,7 @@ p_link:  ldy #125               ; the link bytes: sector size - 3
 readmsg: .byte $32,$25,$21,$24,0,$25,$32,$32,$2F,$32  ; "READ ERROR" in screen codes
 readend:
 nobasmsg:
-         .byte 125, "NO BASIC: RELEASE OPTION", EOL
+         .byte "NO BASIC: RELEASE OPTION", EOL
 nobasend:
 ; a8/disk/boot.py appends here: the menu table (per entry: key code, first sector
 ; low, high), then the menu text; and the command RUN "E:" (9 bytes) at $0877.
