@@ -17,13 +17,11 @@ import enum
 from dataclasses import dataclass
 from functools import cache
 
-from machfsol.errors import MachfsolError
+from machfsol.errors import UsageError
 
 
-class CardError(MachfsolError):
-    """A card code, deck size or dealing order is not valid."""
-
-    exit_status = 2
+class CardError(UsageError):
+    """A card code, deck size or dealing order is not valid (exit status 2)."""
 
 
 class Suit(enum.IntEnum):

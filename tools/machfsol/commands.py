@@ -14,9 +14,9 @@ from typing import Any
 
 from machfsol.autoplay import POLICIES, play
 from machfsol.cards import Card, Deck
-from machfsol.checker import CheckError, check_bytes
+from machfsol.checker import check_bytes
 from machfsol.deal import deal, parse_order, parse_seed
-from machfsol.errors import MachfsolError
+from machfsol.errors import MachfsolError, UsageError
 from machfsol.rules import Position, variant
 from machfsol.transcript import Player, of_game
 
@@ -56,19 +56,13 @@ def _add_deal_arguments(parser: argparse.ArgumentParser) -> None:
 def _dealt(args: argparse.Namespace) -> tuple[tuple[Card, ...], int | None]:
     """The dealing order the arguments ask for, and its seed (None for --order)."""
     if (args.seed is None) == (args.order is None):
-        raise _usage("give exactly one of --seed and --order")
+        raise UsageError("give exactly one of --seed and --order")
     if args.order is not None:
         return parse_order(args.order, args.deck), None
     size = 52 if args.deck is None else args.deck
     Deck(size)
     seed = parse_seed(args.seed)
     return deal(seed, size), seed
-
-
-def _usage(message: str) -> MachfsolError:
-    error = MachfsolError(message)
-    error.exit_status = 2  # type: ignore[attr-defined]
-    return error
 
 
 def run_deal(args: argparse.Namespace) -> int:
@@ -95,7 +89,7 @@ def run_check(args: argparse.Namespace) -> int:
             continue
         try:
             report = check_bytes(data, name)
-        except (CheckError, MachfsolError) as error:
+        except MachfsolError as error:  # CheckError, TranscriptError
             print(f"machfsol: {error}", file=sys.stderr)
             failed += 1
             continue
@@ -106,7 +100,7 @@ def run_check(args: argparse.Namespace) -> int:
 def run_main(args: argparse.Namespace) -> int:
     """Engine demo: a few autoplayed deals, then win rates over a small sample."""
     if not 1 <= args.deals <= 1_000_000:
-        raise _usage(f"--deals {args.deals} is not in 1..1000000")
+        raise UsageError(f"--deals {args.deals} is not in 1..1000000")
     print("MAChFsol reference engine: autoplay demo")
     for number in (1, 2):
         game = variant(number)

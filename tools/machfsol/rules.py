@@ -35,7 +35,7 @@ from functools import cache
 
 from machfsol.cards import Card, Deck
 from machfsol.deal import deal
-from machfsol.errors import MachfsolError
+from machfsol.errors import MachfsolError, UsageError
 
 
 class IllegalMoveError(MachfsolError):
@@ -77,9 +77,7 @@ def variant(number: int) -> Variant:
     try:
         return VARIANTS[number]
     except KeyError:
-        error = MachfsolError(f"variant {number} is not 1 or 2")
-        error.exit_status = 2  # type: ignore[attr-defined]
-        raise error from None
+        raise UsageError(f"variant {number} is not 1 or 2") from None
 
 
 class Place(enum.IntEnum):
@@ -193,7 +191,9 @@ class Position:
         if not order:
             raise MachfsolError("a dealing order needs cards")
         self.deck = Deck(order[0].deck_size)
-        if sorted(card.number for card in order) != list(range(self.deck.size)):
+        if any(card.deck_size != self.deck.size for card in order) or sorted(
+            card.number for card in order
+        ) != list(range(self.deck.size)):
             raise MachfsolError(f"the order is not one {self.deck.size}-card deck")
         self.variant = game
         self.order: tuple[Card, ...] = tuple(order)
