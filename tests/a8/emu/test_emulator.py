@@ -1,0 +1,108 @@
+"""The runner against the real atari800: boots, H: files, waits, limits, machines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from a8.emu.emulator import EmulatorError, EmulatorOptions, command_line, run
+from a8.emu.script import Script
+
+pytestmark = pytest.mark.emulator
+
+BOOT = Script().wait(150)
+
+
+def write_file_line(name: str, text: str) -> str:
+    return f'OPEN #1,8,0,"H1:{name}":PRINT #1;"{text}":CLOSE #1\n'
+
+
+@pytest.mark.parametrize("machine", ["xl", "800"])
+def test_basic_one_liner_writes_to_h(atari800: str, tmp_path: Path, machine: str) -> None:
+    script = BOOT.type(write_file_line("OUT.TXT", "HELLO")).wait_for_file("OUT.TXT", 600)
+    result = run(EmulatorOptions(machine=machine, hdir=tmp_path), script)  # type: ignore[arg-type]
+    assert result.reason == "script-end"
+    assert result.ok, result.log
+    assert (tmp_path / "OUT.TXT").read_bytes() == b"HELLO\x9b"
+    assert result.checksum_mismatches == result.frames
+    assert "adler32" not in result.log
+
+
+def test_wait_for_file_is_frame_exact_and_repeatable(atari800: str, tmp_path: Path) -> None:
+    """The same script on the same machine runs the same number of frames."""
+    script = BOOT.type("FOR I=1 TO 300:NEXT I:" + write_file_line("A.TXT", "X"))
+    script = script.wait_for_file("A.TXT", 3000)
+    counts = []
+    for attempt in range(2):
+        hdir = tmp_path / str(attempt)
+        hdir.mkdir()
+        counts.append(run(EmulatorOptions(hdir=hdir), script).frames)
+    assert counts[0] == counts[1]
+    assert counts[0] > script.input_frames()
+
+
+def test_the_program_decides_when_the_file_appears(atari800: str, tmp_path: Path) -> None:
+    """A longer program run takes more frames before wait-file returns."""
+    frames = []
+    for loops in (10, 2000):
+        hdir = tmp_path / str(loops)
+        hdir.mkdir()
+        script = BOOT.type(f"FOR I=1 TO {loops}:NEXT I:" + write_file_line("T.TXT", "1"))
+        result = run(EmulatorOptions(hdir=hdir), script.wait_for_file("T.TXT", 20000))
+        assert result.ok
+        frames.append(result.frames)
+    assert frames[1] > frames[0] + 60
+
+
+def test_wait_for_file_times_out(atari800: str, tmp_path: Path) -> None:
+    result = run(EmulatorOptions(hdir=tmp_path), BOOT.wait_for_file("NEVER.TXT", 100))
+    assert result.reason == "wait-file-timeout"
+    assert not result.ok
+    assert 250 <= result.frames <= 300
+
+
+def test_frame_limit(atari800: str) -> None:
+    result = run(EmulatorOptions(max_frames=100), Script().wait(1000))
+    assert result.reason == "max-frames"
+    assert result.frames == 100
+
+
+def test_wall_clock_timeout_kills_the_emulator(atari800: str, tmp_path: Path) -> None:
+    """Real-time pacing makes 100,000 frames take half an hour; the timeout ends it."""
+    options = EmulatorOptions(hdir=tmp_path, turbo=False, timeout_s=1.5)
+    result = run(options, Script().wait(100_000))
+    assert result.reason == "timeout"
+    assert result.exit_status < 0  # killed by a signal
+    assert result.frames < 1000
+
+
+def test_pal_and_basic_off(atari800: str, tmp_path: Path) -> None:
+    """Without BASIC the XL boots to the self test or memo pad: no file is written."""
+    script = BOOT.type(write_file_line("B.TXT", "1")).wait_for_file("B.TXT", 200)
+    result = run(EmulatorOptions(tv="pal", basic=False, hdir=tmp_path), script)
+    assert result.reason == "wait-file-timeout"
+    assert "-pal" in result.command and "-nobasic" in result.command
+
+
+def test_option_held_disables_basic(atari800: str, tmp_path: Path) -> None:
+    script = BOOT.type(write_file_line("C.TXT", "1")).wait_for_file("C.TXT", 200)
+    result = run(EmulatorOptions(option_held=True, hdir=tmp_path), script)
+    assert result.reason == "wait-file-timeout"
+
+
+def test_missing_rom_file_is_a_one_line_error(tmp_path: Path) -> None:
+    options = EmulatorOptions(os_rom=tmp_path / "nope.rom")
+    with pytest.raises(EmulatorError, match="nope.rom: ROM file not found"):
+        command_line(options, Path("atari800"), tmp_path, tmp_path, tmp_path)
+
+
+def test_an_emulator_that_dies_at_start_is_reported(
+    atari800: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that exits without reading its input ends the run, not a hang."""
+    monkeypatch.setenv("A8_ATARI800", "/bin/false")
+    result = run(EmulatorOptions(timeout_s=10), BOOT)
+    assert result.reason == "emulator-exited"
+    assert not result.ok
+    assert result.exit_status == 1

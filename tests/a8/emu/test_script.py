@@ -1,0 +1,126 @@
+"""Input scripts: the builder, the text format, and its errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from a8.emu.keys import named_keystroke
+from a8.emu.playback import IDLE, Frame
+from a8.emu.script import (
+    KEY_GAP_FRAMES,
+    KEY_HOLD_FRAMES,
+    HoldKey,
+    PressKey,
+    Screenshot,
+    Script,
+    ScriptError,
+    TypeText,
+    Wait,
+    WaitForFile,
+)
+
+EXAMPLES = Path(__file__).parents[3] / "emu_scripts"
+
+
+def test_builder_is_immutable_and_ordered() -> None:
+    empty = Script()
+    script = empty.wait(10).type("RUN\n").key("ESC").wait_for_file("OUT.TXT", 100)
+    assert len(empty) == 0
+    assert list(script) == [
+        Wait(10),
+        TypeText("RUN\n"),
+        PressKey("ESC"),
+        WaitForFile("OUT.TXT", 100),
+    ]
+
+
+def test_typing_holds_then_releases_each_key() -> None:
+    frames = TypeText("AB").frames()
+    per_key = KEY_HOLD_FRAMES + KEY_GAP_FRAMES
+    assert len(frames) == 2 * per_key
+    assert frames[0] == Frame(0x3F)
+    assert frames[KEY_HOLD_FRAMES] == IDLE
+    assert frames[per_key] == Frame(0x15)
+
+
+def test_console_key_frames() -> None:
+    assert HoldKey("OPTION", 3).frames() == [Frame.holding(named_keystroke("OPTION"))] * 3
+    assert Frame.holding(named_keystroke("START")).console == 0x06
+
+
+def test_input_frames_counts_only_input() -> None:
+    script = Script().wait(10).type("A").wait_for_file("X", 50).screenshot("a.png")
+    assert script.input_frames() == 10 + KEY_HOLD_FRAMES + KEY_GAP_FRAMES
+
+
+def test_parse_every_command() -> None:
+    text = "\n".join(
+        [
+            "# a comment line",
+            "wait 150",
+            'type "RUN ""H1:GAME.BAS""" RETURN   # trailing comment',
+            'type "A#B\\n"',
+            "key ESC CTRL-C",
+            "  hold OPTION 30",
+            "wait-file DONE.TXT 6000",
+            "screenshot out.png",
+        ]
+    )
+    assert Script.parse(text).steps == (
+        Wait(150),
+        TypeText('RUN "H1:GAME.BAS"'),
+        PressKey("RETURN"),
+        TypeText("A#B\n"),
+        PressKey("ESC"),
+        PressKey("CTRL-C"),
+        HoldKey("OPTION", 30),
+        WaitForFile("DONE.TXT", 6000),
+        Screenshot("out.png"),
+    )
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("jump 3", "unknown command 'jump'"),
+        ("wait", "usage: wait FRAMES"),
+        ("wait -3", "not a whole number"),
+        ('type "open', "string not closed"),
+        ("type RUN", "double quotes"),
+        ('type "print"', "CAPS"),
+        ("key ENTER", "unknown key name"),
+        ("wait-file ../x 10", "not a path"),
+        ("wait-file X 0", ">= 1"),
+        ("screenshot out.gif", ".png"),
+        ('"RUN"', "must start with a command"),
+        ('type "A\\t"', "unknown escape"),
+    ],
+)
+def test_parse_errors_name_file_and_line(line: str, message: str) -> None:
+    with pytest.raises(ScriptError) as caught:
+        Script.parse(f"wait 1\n{line}\n", "demo.txt")
+    text = str(caught.value)
+    assert text.startswith("demo.txt:2: ")
+    assert message in text
+    assert "\n" not in text
+
+
+def test_builder_rejects_bad_steps_at_once() -> None:
+    with pytest.raises(ScriptError):
+        Script().wait(-1)
+    with pytest.raises(ScriptError):
+        Script().wait_for_file("a/b", 10)
+
+
+def test_load_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(ScriptError, match="cannot read script"):
+        Script.load(tmp_path / "none.txt")
+
+
+def test_example_scripts_parse() -> None:
+    examples = sorted(EXAMPLES.glob("*.txt"))
+    assert examples, "emu_scripts/ should hold example scripts"
+    for path in examples:
+        assert len(Script.load(path)) > 0

@@ -1,0 +1,329 @@
+"""Input scripts: what to type and when, and what to wait for.
+
+A :class:`Script` is an ordered list of steps. Input steps (typing, pressing a
+key, waiting) become playback frames; the other steps are points where the
+runner pauses the emulator and looks at it (a file on the H: folder, the screen).
+
+Scripts are built in Python (``Script().wait(150).type('RUN "H1:X.BAS"\\n')``)
+or read from a small text format, one command per line (``#`` starts a comment):
+
+    wait 150                      # frames
+    type "10 PRINT 1" RETURN      # a string in double quotes, then key names if any
+    type "RUN ""H1:GAME.BAS"" " RETURN   # "" inside a string is one double quote
+    key RETURN                    # key names: see a8.emu.keys.named_keystroke
+    wait-file DONE.TXT 6000       # until H:DONE.TXT exists and stops growing
+    screenshot out.png            # PNG of the Atari screen
+    hold START 30                 # hold a key for N frames
+
+Strings may contain ``\\n`` (RETURN) and ``\\\\``; nothing else is escaped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from a8.emu.keys import Keystroke, keystrokes_for_text, named_keystroke
+from a8.emu.playback import IDLE, Frame
+from a8.errors import A8Error
+
+#: Frames a key is held, then frames with no key before the next one. The OS
+#: ignores a repeat of the same key within 3 frames of the last press, so the
+#: gap matters when a text has doubled letters.
+KEY_HOLD_FRAMES: Final = 2
+KEY_GAP_FRAMES: Final = 2
+
+
+class ScriptError(A8Error):
+    """A malformed input script (message: ``FILE:LINE: reason``)."""
+
+
+@dataclass(frozen=True)
+class TypeText:
+    """Type characters one after the other (see :mod:`a8.emu.keys` for what types)."""
+
+    text: str
+
+    def frames(self) -> list[Frame]:
+        return _press_all(keystrokes_for_text(self.text))
+
+
+@dataclass(frozen=True)
+class PressKey:
+    """Press and release one named key (or console key)."""
+
+    name: str
+
+    def frames(self) -> list[Frame]:
+        return _press_all([named_keystroke(self.name)])
+
+
+@dataclass(frozen=True)
+class HoldKey:
+    """Hold a named key for a number of frames (e.g. OPTION during boot)."""
+
+    name: str
+    count: int
+
+    def frames(self) -> list[Frame]:
+        return [Frame.holding(named_keystroke(self.name))] * self.count
+
+
+@dataclass(frozen=True)
+class Wait:
+    """Let the machine run for a number of frames without input."""
+
+    count: int
+
+    def frames(self) -> list[Frame]:
+        return [IDLE] * self.count
+
+
+@dataclass(frozen=True)
+class WaitForFile:
+    """Run until ``name`` exists in the H: folder and its size stays the same.
+
+    The run stops (reason ``wait-file-timeout``) if that takes more than
+    ``timeout_frames`` frames.
+    """
+
+    name: str
+    timeout_frames: int
+
+
+@dataclass(frozen=True)
+class Screenshot:
+    """Write a PNG of the screen as it is at this point."""
+
+    path: str
+
+
+InputStep = TypeText | PressKey | HoldKey | Wait
+Step = InputStep | WaitForFile | Screenshot
+
+
+def _press_all(keystrokes: list[Keystroke]) -> list[Frame]:
+    frames: list[Frame] = []
+    for keystroke in keystrokes:
+        frames += [Frame.holding(keystroke)] * KEY_HOLD_FRAMES
+        frames += [IDLE] * KEY_GAP_FRAMES
+    return frames
+
+
+@dataclass(frozen=True)
+class Script:
+    """An ordered, immutable list of steps; each builder method returns a new Script."""
+
+    steps: tuple[Step, ...] = field(default=())
+
+    def __iter__(self) -> Iterator[Step]:
+        return iter(self.steps)
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def __add__(self, other: Script) -> Script:
+        return Script(self.steps + other.steps)
+
+    def then(self, step: Step) -> Script:
+        _check_step(step)
+        return Script((*self.steps, step))
+
+    def type(self, text: str) -> Script:
+        """Type ``text`` ("\\n" is RETURN); upper case, as after boot."""
+        return self.then(TypeText(text))
+
+    def key(self, name: str) -> Script:
+        """Press one named key: ``RETURN``, ``ESC``, ``START``, ``CTRL-C`` ..."""
+        return self.then(PressKey(name))
+
+    def hold(self, name: str, frames: int) -> Script:
+        """Hold a named key for ``frames`` frames."""
+        return self.then(HoldKey(name, frames))
+
+    def wait(self, frames: int) -> Script:
+        """Let ``frames`` frames pass with no input."""
+        return self.then(Wait(frames))
+
+    def wait_for_file(self, name: str, timeout_frames: int) -> Script:
+        """Run until H:``name`` exists and stops growing (``timeout_frames`` at most)."""
+        return self.then(WaitForFile(name, timeout_frames))
+
+    def screenshot(self, path: str) -> Script:
+        """Save the screen as a PNG at ``path``."""
+        return self.then(Screenshot(path))
+
+    def input_frames(self) -> int:
+        """Frames taken by the input steps alone (waits for files not counted)."""
+        return sum(
+            len(step.frames())
+            for step in self.steps
+            if isinstance(step, TypeText | PressKey | HoldKey | Wait)
+        )
+
+    @classmethod
+    def parse(cls, text: str, source: str = "<script>") -> Script:
+        """Read the text format described in this module's docstring."""
+        steps: list[Step] = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            try:
+                steps.extend(_parse_line(line))
+            except A8Error as error:
+                raise ScriptError(f"{source}:{number}: {error}") from None
+        return cls(tuple(steps))
+
+    @classmethod
+    def load(cls, path: str | Path) -> Script:
+        """Read a script file (errors name the file and line)."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise ScriptError(f"{path}: cannot read script: {error}") from None
+        return cls.parse(text, str(path))
+
+
+def _check_step(step: Step) -> None:
+    """Reject steps that could never run, at the point they are written."""
+    match step:
+        case TypeText(text):
+            keystrokes_for_text(text)
+        case PressKey(name):
+            named_keystroke(name)
+        case HoldKey(name, count):
+            named_keystroke(name)
+            _check_count(count, "hold")
+        case Wait(count):
+            _check_count(count, "wait")
+        case WaitForFile(name, timeout):
+            _check_h_name(name)
+            _check_count(timeout, "wait-file timeout", minimum=1)
+        case Screenshot(path):
+            if not path.lower().endswith(".png"):
+                raise ScriptError(f"screenshot {path!r}: the file name must end in .png")
+
+
+def _check_count(count: int, what: str, minimum: int = 0) -> None:
+    if isinstance(count, bool) or not isinstance(count, int) or count < minimum:
+        raise ScriptError(f"{what}: frame count must be an integer >= {minimum}, got {count!r}")
+
+
+def _check_h_name(name: str) -> None:
+    """H: file names are plain names inside the H: folder, never paths."""
+    if not name or "/" in name or "\\" in name or name in (".", ".."):
+        raise ScriptError(f"wait-file {name!r}: give a file name in the H: folder, not a path")
+
+
+# --- the text format -----------------------------------------------------------------
+
+
+def _parse_line(line: str) -> list[Step]:
+    words = _split_words(line)
+    if not words:
+        return []
+    command, args = words[0], words[1:]
+    if isinstance(command, _Quoted):
+        raise ScriptError("a line must start with a command, not a string")
+    name = command.lower()
+    if name == "type":
+        return _parse_type(args)
+    if name == "key":
+        if not args or any(isinstance(arg, _Quoted) for arg in args):
+            raise ScriptError("key: give one or more key names, e.g. key RETURN")
+        return [_built(PressKey(str(arg))) for arg in args]
+    if name == "hold":
+        key, count = _expect_plain(args, 2, "hold KEY FRAMES")
+        return [_built(HoldKey(key, _parse_int(count, "hold")))]
+    if name == "wait":
+        (count,) = _expect_plain(args, 1, "wait FRAMES")
+        return [_built(Wait(_parse_int(count, "wait")))]
+    if name == "wait-file":
+        file_name, timeout = _expect_plain(args, 2, "wait-file NAME TIMEOUT_FRAMES")
+        return [_built(WaitForFile(file_name, _parse_int(timeout, "wait-file")))]
+    if name == "screenshot":
+        if len(args) != 1:
+            raise ScriptError("screenshot: give one file name, e.g. screenshot out.png")
+        return [_built(Screenshot(str(args[0])))]
+    raise ScriptError(
+        f"unknown command {command!r} (known: type, key, hold, wait, wait-file, screenshot)"
+    )
+
+
+def _built(step: Step) -> Step:
+    _check_step(step)
+    return step
+
+
+def _parse_type(args: list[str]) -> list[Step]:
+    if not args or not isinstance(args[0], _Quoted):
+        raise ScriptError('type: give a string in double quotes, e.g. type "RUN"')
+    steps: list[Step] = []
+    for arg in args:
+        steps.append(_built(TypeText(str(arg)) if isinstance(arg, _Quoted) else PressKey(arg)))
+    return steps
+
+
+def _expect_plain(args: list[str], count: int, usage: str) -> list[str]:
+    if len(args) != count or any(isinstance(arg, _Quoted) for arg in args):
+        raise ScriptError(f"usage: {usage}")
+    return [str(arg) for arg in args]
+
+
+def _parse_int(word: str, what: str) -> int:
+    if not word.isdigit():
+        raise ScriptError(f"{what}: {word!r} is not a whole number of frames")
+    return int(word)
+
+
+class _Quoted(str):
+    """A word that was written as a double-quoted string."""
+
+    __slots__ = ()
+
+
+def _split_words(line: str) -> list[str]:
+    """Blank-separated words; "..." strings keep blanks, "" is a quote, # starts a comment."""
+    words: list[str] = []
+    index = 0
+    while index < len(line):
+        char = line[index]
+        if char in " \t":
+            index += 1
+        elif char == "#":
+            break
+        elif char == '"':
+            text, index = _read_string(line, index + 1)
+            words.append(_Quoted(text))
+        else:
+            end = index
+            while end < len(line) and line[end] not in ' \t"#':
+                end += 1
+            words.append(line[index:end])
+            index = end
+    return words
+
+
+def _read_string(line: str, index: int) -> tuple[str, int]:
+    chars: list[str] = []
+    while index < len(line):
+        char = line[index]
+        if char == '"':
+            if line.startswith('""', index):
+                chars.append('"')
+                index += 2
+                continue
+            return "".join(chars), index + 1
+        if char == "\\":
+            escaped = line[index + 1 : index + 2]
+            if escaped == "n":
+                chars.append("\n")
+            elif escaped == "\\":
+                chars.append("\\")
+            else:
+                raise ScriptError(f"unknown escape \\{escaped} in a string (use \\n or \\\\)")
+            index += 2
+            continue
+        chars.append(char)
+        index += 1
+    raise ScriptError("string not closed: a closing double quote is missing")
