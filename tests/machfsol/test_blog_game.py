@@ -110,4 +110,7 @@ def test_fixture_transcript_matches_and_checks() -> None:
     assert report.outcome is Outcome.WON and report.on_foundations == 40
     transcript = parse(data)
     assert " ".join(card.code for card in transcript.order) == _order()
-    assert data.decode() == of_game(_play_the_story(), seed=None, player=Player.HUMAN)
+    replayed = of_game(_play_the_story(), seed=None, player=Player.HUMAN).splitlines()
+    stored = data.decode().splitlines()
+    assert stored[1].startswith("PROGRAM MACHFSOL-PY ")  # the version may change
+    assert stored[:1] + stored[2:] == replayed[:1] + replayed[2:]

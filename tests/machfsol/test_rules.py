@@ -276,3 +276,12 @@ def _playable_from_scratch(game: Position) -> list[int]:
                 if game.variant.king_pile_accepts(pile[-1], card):
                     counts[card.number] += 1
     return counts
+
+
+def test_is_playable() -> None:
+    game = position(20, "AS TS JH", 1)
+    deck = game.deck
+    assert game.is_playable(deck.parse_card("TS")) is False  # no Ace of spades yet
+    game.push(DRAW)
+    assert game.is_playable(deck.parse_card("TS"))
+    assert not game.is_playable(deck.parse_card("JS"))

@@ -490,6 +490,10 @@ class Position:
     def is_legal(self, move: Move) -> bool:
         return self._is_legal(int(move.source), int(move.destination))
 
+    def is_playable(self, card: Card) -> bool:
+        """Does some foundation (Ace pile or King pile) take ``card`` now?"""
+        return self._playable[card.number] > 0
+
     def card_to_move(self, move: Move) -> Card:
         """The card that ``move`` would take (IllegalMoveError if it is not legal)."""
         if not self.is_legal(move):

@@ -34,6 +34,7 @@ import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from machfsol import __version__
 from machfsol.cards import Card, CardError, Deck
 from machfsol.deal import MAX_SEED, MIN_SEED
 from machfsol.errors import MachfsolError
@@ -338,7 +339,7 @@ def _result(reader: _Reader, number: int, tokens: list[str]) -> Result:
     return Result(number, outcome, cards, moves)
 
 
-PROGRAM = "MACHFSOL-PY 0.1.0"
+PROGRAM = f"MACHFSOL-PY {__version__}"
 
 
 def of_game(position: Position, *, seed: int | None, player: Player) -> str:
