@@ -100,3 +100,9 @@ def test_duplicate_card_in_order_is_an_error() -> None:
     lines[6] = " ".join(codes)
     with pytest.raises(TranscriptError, match="appears twice"):
         parse("\n".join(lines) + "\n", "t.txt")
+
+
+@pytest.mark.parametrize("data", [b"", b"\n", b"\x00\x01garbage", "é".encode()])
+def test_empty_or_binary_files_are_one_line_errors(data: bytes) -> None:
+    with pytest.raises(TranscriptError, match=r"^bin\.txt:1: "):
+        parse(data, "bin.txt")

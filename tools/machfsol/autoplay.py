@@ -1,8 +1,9 @@
 """Autoplay: the deterministic policy the Atari programs copy, and plain greedy.
 
 The policy is fair (it never looks at the face-down stock) and cheap: each decision is
-one scan of the discard top, the four King-pile tops and the tableau spaces, plus a
-"distance" of the discard top computed from the eight foundation tops. docs/RULES.md
+one look at the discard top, at the card each Ace pile needs next and at each tableau
+space, plus, only when it holds a rescue, the "distance" of the discard top (from the
+eight foundation tops) and a look at the few discard cards just under the top. docs/RULES.md
 ("Autoplay policy") states it in the words an Atari BASIC port follows.
 
 The idea behind it: a tableau card that can go to a foundation is a *rescue*. Playing

@@ -193,7 +193,8 @@ class _Reader:
                 self._jiffies(number, tokens)
                 continue
             return number, tokens
-        raise self.fail(len(self.lines), f"transcript is truncated: expected {what}")
+        last = max(len(self.lines), 1)
+        raise self.fail(last, f"transcript is truncated: expected {what}")
 
     def only_timings_left(self) -> None:
         """Check that nothing but JIFFIES lines follow the RESULT line."""
