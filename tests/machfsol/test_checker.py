@@ -67,6 +67,7 @@ def test_cards_are_conserved(seed: int, number: int, size: int, rnd: random.Rand
         cards += game.order[size - game.stock_count() :]
         assert sorted(cards) == sorted(game.order)
         assert game.foundation_count() == sum(len(p) for p in game.ace_piles() + game.king_piles())
+    assert len(game.move_stack) <= 3 * size  # RULES.md: a game ends within 3N moves
 
 
 def _mutations(lines: list[str], rnd: random.Random) -> list[tuple[str, list[str]]]:
