@@ -1,5 +1,9 @@
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -75,3 +79,23 @@ def test_policy_beats_greedy_on_the_same_deals() -> None:
         auto = sum(play(Position(o, VARIANTS[number]), policy_move).is_won() for o in orders)
         greedy = sum(play(Position(o, VARIANTS[number]), greedy_raw_move).is_won() for o in orders)
         assert auto > greedy, (number, auto, greedy)
+
+
+def _golden_autoplay() -> list[list[str]]:
+    path = Path(__file__).parent / "fixtures" / "golden_autoplay.txt"
+    return [line.split() for line in path.read_text().splitlines() if not line.startswith("#")]
+
+
+@pytest.mark.parametrize("row", _golden_autoplay(), ids=lambda row: "-".join(row[:3]))
+def test_golden_autoplay_games(row: list[str]) -> None:
+    """The policy is ported to Atari BASIC: any change of its moves must be deliberate."""
+    number, size, seed = (int(value) for value in row[:3])
+    game = play(Position.from_seed(seed, variant(number), size))
+    moves = "\n".join(
+        f"M {s.source.name} {s.destination.name} {s.card.code}"
+        for s in game.steps()
+        if not s.forced
+    )
+    outcome = "WON" if game.is_won() else "LOST"
+    digest = hashlib.sha1(moves.encode()).hexdigest()[:12]
+    assert [outcome, str(game.foundation_count()), str(len(game.move_stack)), digest] == row[3:]
