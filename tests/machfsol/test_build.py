@@ -25,3 +25,24 @@ def test_build_is_deterministic_and_clean(tmp_path: Path, placeholder: bool) -> 
     assert check_disk(disk) == []
     boot = disk.image.read_sector(1)
     assert boot[1] == 3 and boot[2:4] == b"\x00\x07"
+
+
+@pytest.mark.emulator
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("machine", "sio_patch", "key"),
+    [("xl", True, "1"), ("xl", False, "2"), ("800", True, "2"), ("800", False, "1")],
+)
+def test_the_game_disk_boots_into_the_game(
+    atari800: str, tmp_path: Path, machine: str, sio_patch: bool, key: str
+) -> None:
+    """Boot the built disk, pick a game: it starts and runs its test mode from H1:."""
+    from tests.a8.disk.booting import boot
+
+    disk = tmp_path / "MACHFSOL.ATR"
+    assert main(["build", "-o", str(disk)]) == 0
+    hdir = tmp_path / "h"
+    hdir.mkdir()
+    (hdir / "MFTEST.CFG").write_bytes(b"MFTEST 1\x9bEND\x9b")
+    boot(atari800, tmp_path, disk, [600, key, 6000], machine=machine, sio_patch=sio_patch)
+    assert (hdir / "MFDONE.TXT").read_bytes().startswith(b"DONE 0 FRE ")

@@ -137,8 +137,6 @@ def boot_image(disk: Dos2Disk, entries: list[MenuEntry], title: str) -> bytes:
     patch("p_menuln", len(menu))
     patch("p_entry3", len(table))
     patch("p_link", disk.geometry.data_bytes)
-    if labels["get"] >> 8 != labels["close"] >> 8:
-        raise BootError("boot.s: get and close must share a page")
     if labels["buffer"] != COMMAND_ADDRESS:
         raise BootError("boot.s: the buffer must start at the command")
     return bytes(image)

@@ -124,13 +124,12 @@ copytab: lda EDITRV,y
          sta hooktab,y
          dey
          bpl copytab
-         lda #<[close-1]        ; vector entries hold address - 1
-         sta hooktab+2
-         lda #<[get-1]
-         sta hooktab+4
-         lda #>get              ; get and close share a page (checked by boot.py)
-         sta hooktab+3
-         sta hooktab+5
+         ldy #3                 ; then our CLOSE and GET BYTE entries
+hookget: lda hooks,y
+         sta hooktab+2,y
+         dey
+         bpl hookget
+         jsr dosini             ; BASIC takes MEMLO before the OS calls DOSINI
          lda table+1,x          ; the chosen file's first sector
          sta nextlo
          lda table+2,x
@@ -226,7 +225,8 @@ p_link:  ldy #125               ; the link bytes: sector size - 3
          clc
          rts
 
-; --- texts ------------------------------------------------------------------------
+; --- data -------------------------------------------------------------------------
+hooks:   .word close-1, get-1   ; vector table entries hold address - 1
 readmsg: .byte $32,$25,$21,$24,0,$25,$32,$32,$2F,$32  ; "READ ERROR" in screen codes
 readend:
 nobasmsg:
