@@ -229,6 +229,12 @@ def test_copy_is_independent_and_key_is_hashable() -> None:
     assert game.key() != clone.key()
     assert len({game.key(), clone.key(), game.copy().key()}) == 2
     assert clone.pop() == DRAW and clone.key() == game.key()
+    light = game.copy(history=False)
+    assert light.key() == game.key() and light.move_stack == () and light.steps() == ()
+    light.push(DRAW)
+    assert light.pop() == DRAW and light.key() == game.key()
+    with pytest.raises(IllegalMoveError):
+        light.pop()
 
 
 def test_bad_variant_and_order() -> None:

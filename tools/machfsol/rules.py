@@ -581,8 +581,9 @@ class Position:
             tuple(self._discard),
         )
 
-    def copy(self) -> Position:
-        """An independent copy of the table and its history."""
+    def copy(self, history: bool = True) -> Position:
+        """An independent copy of the table, with its history (to pop and to write a
+        transcript) or, faster for a solver, without (it then starts a new history)."""
         clone = Position.__new__(Position)
         clone.__dict__.update(self.__dict__)
         clone._discard = list(self._discard)
@@ -591,9 +592,15 @@ class Position:
         clone._kings = [list(pile) for pile in self._kings]
         clone._pile_of_top = list(self._pile_of_top)
         clone._playable = list(self._playable)
-        clone._steps = list(self._steps)
-        clone._marks = list(self._marks)
-        clone._moves = list(self._moves)
+        if history:
+            clone._steps = list(self._steps)
+            clone._marks = list(self._marks)
+            clone._moves = list(self._moves)
+        else:
+            clone._steps = []
+            clone._marks = []
+            clone._moves = []
+            clone._opening = 0
         return clone
 
     def __str__(self) -> str:
