@@ -1,0 +1,411 @@
+"""``machfsol play``: a person plays MAChFsol 1 or 2 in a terminal.
+
+The game is line-oriented on purpose: it reads one command a line (machfsol.play_input
+says which) and answers by drawing the whole table again (machfsol.table_view) with a
+one-line message under it. That works the same in any terminal, through a pipe and in
+tests, with no curses and no raw keyboard mode.
+
+Everything the game knows about the rules comes from the engine: legality from
+``Position.is_legal``, undo from ``Position.pop``, the hint and "play to the end" from
+the autoplay policy, so the terminal game cannot drift from what ``machfsol check``
+accepts. A bad command or an illegal move only ever gives a one-line message; end of
+input quits cleanly.
+
+With ``--transcript FILE`` each game is saved (after every command, atomically) as a
+transcript with ``PLAYER HUMAN`` that ``machfsol check`` replays: the first game in FILE,
+later deals of the same session in FILE-2, FILE-3, ... next to it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from a8.files import write_atomically
+from machfsol.autoplay import choose_move, play
+from machfsol.cards import Card, Deck
+from machfsol.deal import MAX_SEED, MIN_SEED, deal, parse_order, parse_seed
+from machfsol.errors import MachfsolError, UsageError
+from machfsol.play_input import (
+    HELP_TEXT,
+    Action,
+    Command,
+    InputError,
+    NewDeal,
+    PlayCard,
+    Simple,
+    Target,
+    Undo,
+    parse,
+)
+from machfsol.rules import DRAW, KingBuild, Move, Place, Position, Variant, variant
+from machfsol.table_view import (
+    CardFace,
+    Style,
+    TableTitle,
+    describe_move,
+    describe_steps,
+    place_key,
+    render_table,
+    tableau_number,
+    wants_colour,
+)
+from machfsol.transcript import Player, of_game
+
+PROMPT = "> "
+KEYS_LINE = "Enter draw  3 / 3 a / d ks: move  h hint  u undo  p play all  n new  ? help  q quit"
+
+#: Reads one line after showing a prompt; raises EOFError at the end of input.
+ReadLine = Callable[[str], str]
+
+
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    """Add ``machfsol play``."""
+    parser = subparsers.add_parser("play", help="play a game in the terminal")
+    parser.add_argument("--variant", type=int, choices=(1, 2), default=1, help="1 (default) or 2")
+    parser.add_argument("--seed", help="deal number, 1..2147483646 (default: random, shown)")
+    parser.add_argument("--order", help='explicit dealing order, e.g. "AS 7H ..."')
+    parser.add_argument("--deck", type=int, help="deck size: 52 (default), 48, ..., 20")
+    parser.add_argument(
+        "--style",
+        choices=[style.value for style in Style],
+        default=Style.FRENCH.value,
+        help="french: 10♥ Q♠ (default); spanish: sota, caballo, rey of coins, cups ...",
+    )
+    parser.add_argument(
+        "--transcript", metavar="FILE", help="save the game as a transcript (PLAYER HUMAN)"
+    )
+    parser.set_defaults(handler=run_play)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Set up the first deal from the arguments, then play until quit or end of input."""
+    if args.seed is not None and args.order is not None:
+        raise UsageError("give at most one of --seed and --order")
+    if args.order is not None:
+        order = parse_order(args.order, args.deck)
+        seed = None
+    else:
+        size = 52 if args.deck is None else args.deck
+        Deck(size)
+        seed = random_seed() if args.seed is None else parse_seed(args.seed)
+        order = deal(seed, size)
+    face = CardFace(Style(args.style), wants_colour(sys.stdout))
+    transcript = None if args.transcript is None else Path(args.transcript)
+    session = Session(variant(args.variant), face, sys.stdout, transcript)
+    session.start(order, seed)
+    return session.run(input)
+
+
+def random_seed() -> int:
+    """A fresh deal number; the game shows it so that the deal can be played again."""
+    return random.SystemRandom().randint(MIN_SEED, MAX_SEED)
+
+
+class TranscriptWriteError(MachfsolError):
+    """The transcript file cannot be written (one line naming the file)."""
+
+
+@dataclass
+class _Game:
+    """The deal being played and where its transcript goes."""
+
+    position: Position
+    seed: int | None
+    number: int  # 1 for the session's first deal, 2 for the next ...
+
+
+class Session:
+    """One sitting at the terminal: a deal, the commands typed, and new deals."""
+
+    def __init__(
+        self,
+        game: Variant,
+        face: CardFace,
+        out: TextIO,
+        transcript: Path | None = None,
+        seeds: Callable[[], int] = random_seed,
+    ) -> None:
+        self.variant = game
+        self.face = face
+        self.out = out
+        self.transcript = transcript
+        self.seeds = seeds
+        self._game: _Game | None = None
+        self._games_started = 0
+
+    @property
+    def position(self) -> Position:
+        if self._game is None:
+            raise RuntimeError("no deal started")  # pragma: no cover - programming error
+        return self._game.position
+
+    # ------------------------------------------------------------------- the loop
+
+    def start(self, order: tuple[Card, ...], seed: int | None) -> None:
+        """Deal ``order`` and show the table (TranscriptWriteError if it cannot be saved)."""
+        message = self._deal(order, seed)
+        self._save()
+        self._show(message)
+
+    def _deal(self, order: tuple[Card, ...], seed: int | None) -> str:
+        """Start a new game on ``order``; the message that tells how to replay it."""
+        self._games_started += 1
+        self._game = _Game(Position(order, self.variant), seed, self._games_started)
+        if seed is None:
+            return "New game: your own order (--order)."
+        return (
+            f"New game: deal {seed}. Play it again with: machfsol play --variant "
+            f"{self.variant.number} --seed {seed} --deck {len(order)}"
+        )
+
+    def run(self, read_line: ReadLine) -> int:
+        """Read and obey commands until quit or end of input; the exit status (0)."""
+        while True:
+            try:
+                line = read_line(PROMPT)
+            except EOFError:
+                self.out.write("\n")
+                self._farewell()
+                return 0
+            except KeyboardInterrupt:
+                self.out.write("\n")
+                self._farewell()
+                return 0
+            if not self.obey(line):
+                self._farewell()
+                return 0
+
+    def obey(self, line: str) -> bool:
+        """Carry out one typed line and show the table; False when the player quits."""
+        try:
+            command = parse(line)
+        except InputError as error:
+            self._show(str(error))
+            return True
+        if isinstance(command, Simple) and command.action is Action.QUIT:
+            return False
+        message = self._do(command)
+        try:
+            self._save()
+        except TranscriptWriteError as error:
+            message = f"{message} {error}"
+        self._show(message)
+        return True
+
+    # --------------------------------------------------------------- the commands
+
+    def _do(self, command: Command) -> str:
+        """Carry out a parsed command; the message to show under the table."""
+        if isinstance(command, Simple):
+            if command.action is Action.DRAW:
+                return self._move(DRAW, "the stock is empty: no card to draw")
+            if command.action is Action.HINT:
+                return self._hint()
+            if command.action is Action.FINISH:
+                return self._finish()
+            return HELP_TEXT
+        if isinstance(command, Undo):
+            return self._undo(command.count)
+        if isinstance(command, NewDeal):
+            seed = self.seeds() if command.seed is None else command.seed
+            return self._deal(deal(seed, self.position.deck.size), seed)
+        return self._play_card(command)
+
+    def _move(self, move: Move, illegal: str) -> str:
+        position = self.position
+        if position.is_won():
+            return "The game is won: n for a new deal, u to undo, q to quit."
+        if not position.is_legal(move):
+            return illegal
+        return describe_steps(position.push(move), self.face)
+
+    def _play_card(self, command: PlayCard) -> str:
+        position = self.position
+        source = command.source
+        if source.is_tableau and tableau_number(source) > position.deck.tableau_size:
+            size = position.deck.tableau_size
+            if size == 0:
+                return f"a {position.deck.size}-card deck has no tableau spaces"
+            return f"there is no space {tableau_number(source)}: this table has spaces 1 to {size}"
+        card = self._top(source)
+        if card is None:
+            return f"{self.face.place_name(source)} is empty"
+        name = self.face.name(card)
+        choices = [
+            move.destination
+            for move in position.legal_moves()
+            if move.source == source and self._matches(move.destination, command.destination)
+        ]
+        if not choices:
+            if command.destination is None:
+                return f"the {name} has nowhere to go yet: {self._why_not(source, card, command)}"
+            return f"the {name} cannot go there: {self._why_not(source, card, command)}"
+        if len(choices) > 1:
+            options = " or ".join(f"'{place_key(source)} {place_key(d)}'" for d in choices)
+            return f"the {name} can go to more than one pile: type {options}"
+        return self._move(Move(source, choices[0]), "")
+
+    @staticmethod
+    def _matches(destination: Place, wanted: Place | Target | None) -> bool:
+        if wanted is None:
+            return True
+        if wanted is Target.ACE:
+            return destination.is_ace_pile
+        if wanted is Target.KING:
+            return destination.is_king_pile
+        return destination == wanted
+
+    def _top(self, source: Place) -> Card | None:
+        """The card a move from ``source`` would take (None: nothing there)."""
+        position = self.position
+        if source.is_tableau:
+            return position.tableau()[tableau_number(source) - 1]
+        if source is Place.W:
+            discard = position.discard()
+            return discard[-1] if discard else None
+        pile = position.king_piles()["SHCD".index(source.name[1])]
+        return pile[-1] if pile else None
+
+    def _why_not(self, source: Place, card: Card, command: PlayCard) -> str:
+        """The reason, in words, that no destination wanted by ``command`` takes ``card``."""
+        wanted = command.destination
+        to_ace = wanted is Target.ACE or (isinstance(wanted, Place) and wanted.is_ace_pile)
+        to_king = wanted is Target.KING or (isinstance(wanted, Place) and wanted.is_king_pile)
+        if source.is_king_pile and to_king:
+            return "nothing moves from one King pile to another"
+        if isinstance(wanted, Place) and wanted.is_ace_pile and wanted.name[1] != card.suit.name:
+            return f"{self.face.place_name(wanted)} takes only {self.face.suit_name(card.suit)}"
+        if to_ace:
+            return self._ace_reason(card)
+        if source.is_king_pile:
+            return self._ace_reason(card) + " (King-pile cards go only to Ace piles)"
+        if isinstance(wanted, Place) and wanted.is_king_pile:
+            return self._one_king_reason(wanted)
+        if to_king:
+            return self._king_reason()
+        return f"{self._ace_reason(card)}, and no King pile takes it"
+
+    def _ace_reason(self, card: Card) -> str:
+        deck = self.position.deck
+        height = len(self.position.ace_piles()[card.suit])
+        if height == deck.rank_count:
+            return "its Ace pile is complete"
+        wanted = deck.card(card.suit * deck.rank_count + height)
+        return f"its Ace pile needs the {self.face.name(wanted)}"
+
+    def _king_rule(self) -> str:
+        if self.variant.king_build is KingBuild.SAME_SUIT:
+            return "one rank lower, same suit"
+        return "one rank lower, other colour"
+
+    def _king_reason(self) -> str:
+        return f"no King pile takes it (they take {self._king_rule()})"
+
+    def _one_king_reason(self, pile: Place) -> str:
+        cards = self.position.king_piles()["SHCD".index(pile.name[1])]
+        name = self.face.place_name(pile)
+        if not cards:
+            return f"{name} has not started (its King is not out)"
+        return f"{name} shows the {self.face.name(cards[-1])} and takes {self._king_rule()}"
+
+    def _hint(self) -> str:
+        position = self.position
+        move = choose_move(position)
+        if move is None:
+            return "No move left." if not position.is_won() else "The game is won."
+        if move.is_draw:
+            return "Hint: draw a card (Enter)."
+        card = position.card_to_move(move)
+        return f"Hint: {describe_move(move, card, self.face)} (type '{self.keys_for(move)}')."
+
+    def keys_for(self, move: Move) -> str:
+        """The shortest thing to type for ``move``: the source alone when it has only
+        one legal destination, else source and destination."""
+        if move.is_draw:
+            return ""
+        destinations = [m for m in self.position.legal_moves() if m.source == move.source]
+        source = place_key(move.source)
+        if len(destinations) == 1:
+            return source
+        return f"{source} {place_key(move.destination)}"
+
+    def _finish(self) -> str:
+        position = self.position
+        if position.is_over():
+            return "The game is already over."
+        before = len(position.move_stack)
+        play(position)
+        played = len(position.move_stack) - before
+        return f"The autoplay policy played {played} moves (u {played} takes them back)."
+
+    def _undo(self, count: int) -> str:
+        position = self.position
+        done = 0
+        while done < count and position.move_stack:
+            position.pop()
+            done += 1
+        if done == 0:
+            return "Nothing to undo: this is the deal as dealt."
+        return f"Took back {done} move{'s' if done > 1 else ''}."
+
+    # ------------------------------------------------------------------ showing
+
+    def _show(self, message: str) -> None:
+        """Draw the table, the message, and the end of the game when it is over."""
+        game = self._game
+        assert game is not None
+        position = game.position
+        title = TableTitle(
+            self.variant.title, self.variant.king_build, game.seed, position.deck.size
+        )
+        self.out.write("\n" + render_table(position, self.face, title) + "\n")
+        if message:
+            self.out.write(message + "\n")
+        if position.is_won():
+            self.out.write(
+                f"*** You won! All {position.deck.size} cards are on the foundations. ***\n"
+                "n new deal  u undo  q quit\n"
+            )
+        elif position.is_over():
+            self.out.write(
+                f"*** No more moves: {position.foundation_count()} of {position.deck.size} "
+                "cards are on the foundations. ***\nn new deal  u undo  q quit\n"
+            )
+        else:
+            self.out.write(KEYS_LINE + "\n")
+        self.out.flush()
+
+    def _farewell(self) -> None:
+        position = self.position
+        self.out.write(
+            f"Bye: {position.foundation_count()} of {position.deck.size} cards "
+            "were on the foundations.\n"
+        )
+        if self.transcript is not None:
+            self.out.write(f"Transcript: {self._transcript_path()}\n")
+        self.out.flush()
+
+    def _transcript_path(self) -> Path:
+        assert self.transcript is not None and self._game is not None
+        if self._game.number == 1:
+            return self.transcript
+        path = self.transcript
+        return path.with_name(f"{path.stem}-{self._game.number}{path.suffix}")
+
+    def _save(self) -> None:
+        """Write the current game's transcript, if asked to (atomically: a reader never
+        sees half a file, and an interrupted game is saved up to its last command)."""
+        if self.transcript is None or self._game is None:
+            return
+        text = of_game(self._game.position, seed=self._game.seed, player=Player.HUMAN)
+        path = self._transcript_path()
+        try:
+            write_atomically(path, text.encode("ascii"))
+        except OSError as error:
+            raise TranscriptWriteError(f"{path}: cannot write: {error.strerror}") from None
