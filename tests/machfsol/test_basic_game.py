@@ -97,7 +97,9 @@ def test_the_two_games_differ_only_in_title_king_rule_and_distance() -> None:
     for number in differing:
         # Titles, the King-pile rule, and the policy's "distance" of a card, which looks
         # at the card's own King pile in variant 1 and at every King pile in variant 2.
-        assert any(mark in one[number] for mark in ("REM", "TL$", "FA(C)=", "DT=", "NEXT K")), number
+        assert any(mark in one[number] for mark in ("REM", "TL$", "FA(C)=", "DT=", "NEXT K")), (
+            number
+        )
     # The King-pile rule is the table of cards each card may go on: the same suit's next
     # rank in variant 1, the two next-rank cards of the other colour in variant 2.
     assert any("FA(C)=C+1:FB(C)=52" in one[n] for n in differing)

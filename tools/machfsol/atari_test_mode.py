@@ -31,6 +31,7 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from a8.emu.emulator import EmulatorOptions, run
 from a8.emu.script import Script
@@ -72,19 +73,37 @@ class TestModeRun:
     frames: int
 
 
+@dataclass(frozen=True)
+class Deal:
+    """One deal to autoplay: a deck size and a seed."""
+
+    deck_size: int
+    seed: int
+
+
 def config_text(
-    deck_size: int,
-    seeds: Sequence[int],
+    deals: Sequence[Deal],
     *,
     style: int = 0,
-    screen: tuple[int, int] | None = None,
+    screen: tuple[Deal, int] | None = None,
 ) -> bytes:
-    """The MFTEST.CFG file for these deals (ATASCII line ends)."""
-    Deck(deck_size)
-    lines = [MAGIC, f"DECK {deck_size}", f"STYLE {style}"]
-    lines += [f"SEED {validate_seed(seed)}" for seed in seeds]
-    if screen is not None:
-        lines.append(f"SCREEN {validate_seed(screen[0])} {screen[1]}")
+    """The MFTEST.CFG file for these deals (ATASCII line ends).
+
+    ``screen`` asks for a dump of the screen showing that deal after that many moves.
+    """
+    lines = [MAGIC, f"STYLE {style}"]
+    deck_size = None
+    wanted = [*deals, *([screen[0]] if screen else [])]
+    for index, item in enumerate(wanted):
+        Deck(item.deck_size)
+        validate_seed(item.seed)
+        if item.deck_size != deck_size:
+            deck_size = item.deck_size
+            lines.append(f"DECK {deck_size}")
+        if index < len(deals):
+            lines.append(f"SEED {item.seed}")
+        elif screen is not None:
+            lines.append(f"SCREEN {item.seed} {screen[1]}")
     lines.append("END")
     return EOL.join(line.encode("ascii") for line in lines) + EOL
 
@@ -93,9 +112,18 @@ def run_test_mode(
     variant: int,
     deck_size: int,
     seeds: Sequence[int],
+    **options: Any,
+) -> TestModeRun:
+    """Run MACHFSOL.<variant> on these seeds of one deck size (see :func:`run_deals`)."""
+    return run_deals(variant, [Deal(deck_size, seed) for seed in seeds], **options)
+
+
+def run_deals(
+    variant: int,
+    deals: Sequence[Deal],
     *,
     style: int = 0,
-    screen: tuple[int, int] | None = None,
+    screen: tuple[Deal, int] | None = None,
     listing: str | None = None,
     folder: Path | None = None,
     options: EmulatorOptions | None = None,
@@ -106,6 +134,7 @@ def run_test_mode(
     temporary one. Raises AtariTestModeError when the program reports an error or does
     not finish in time.
     """
+    seeds = [item.seed for item in deals]
     program = listing if listing is not None else basic_game.generate(variant)
     with tempfile.TemporaryDirectory(prefix="mftest-") as scratch:
         hdir = folder if folder is not None else Path(scratch)
@@ -113,7 +142,7 @@ def run_test_mode(
         for stale in [*hdir.glob("T*.TXT"), hdir / DONE_NAME, hdir / SCREEN_NAME]:
             stale.unlink(missing_ok=True)
         (hdir / LISTING_NAME).write_bytes(basic_game.to_atascii(program) + b"RUN" + EOL)
-        (hdir / CONFIG_NAME).write_bytes(config_text(deck_size, seeds, style=style, screen=screen))
+        (hdir / CONFIG_NAME).write_bytes(config_text(deals, style=style, screen=screen))
         budget = START_FRAMES + FRAMES_PER_DEAL * (len(seeds) + (screen is not None))
         base = options if options is not None else EmulatorOptions()
         emulator = EmulatorOptions(
