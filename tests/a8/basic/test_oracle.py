@@ -9,9 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
 
 from a8.basic import Encoding, atascii, list_program, tokenize
 from tests.a8.basic.oracle import SAVE_COMMAND, as_atari_basic, enter_save_list
+from tests.a8.basic.programs import listings
 
 CORPUS = sorted((Path(__file__).parent / "fixtures" / "corpus").glob("*.lst"))
 
@@ -35,3 +37,15 @@ def test_emulator_rejects_the_rejected_lines(atari800: str) -> None:
     lines = atascii.split_lines(listing, Encoding.UTF8)
     result = enter_save_list(atari800, atascii.join_lines(lines, Encoding.ATASCII))
     assert result.listed == b""
+
+
+@pytest.mark.emulator
+@pytest.mark.slow
+@settings(max_examples=4, deadline=None, derandomize=True, database=None)
+@given(listing=listings(max_lines=40))
+def test_emulator_agrees_on_generated_programs(atari800: str, listing: str) -> None:
+    lines = atascii.split_lines(listing.encode(), Encoding.UTF8)
+    result = enter_save_list(atari800, atascii.join_lines(lines, Encoding.ATASCII))
+    program = tokenize(listing, save_command=SAVE_COMMAND)
+    assert program == as_atari_basic(result.saved)
+    assert list_program(program, encoding=Encoding.ATASCII) == result.listed

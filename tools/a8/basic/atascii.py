@@ -113,7 +113,7 @@ def from_text(text: str, *, where: str = "<text>") -> bytes:
         code = _CODE_OF.get(char)
         if code is None:
             raise EncodingError(
-                f"{where}: column {position + 1}: character {char!r} (U+{ord(char):04X}) "
+                f"{where}:{position + 1}: character {char!r} (U+{ord(char):04X}) "
                 "has no ATASCII spelling"
             )
         out.append(code | 0x80 if inverse else code)

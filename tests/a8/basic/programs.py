@@ -1,0 +1,95 @@
+"""Hypothesis strategies for random Atari BASIC listings (every statement kind).
+
+The listings steer clear of the two places where Altirra BASIC, the emulator's
+oracle, is known to differ from Atari BASIC: a sign directly before a number in
+unary position (Altirra drops a unary plus, which cannot be undone when comparing),
+and a string comparison inside a numeric array's subscript (Altirra rejects it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+_EXPRESSIONS = st.sampled_from(
+    ["A", "B1", "1", "0.5", "1E-10", "(A+1)", "SIN(X)", "-A", "NOT B", "LEN(S$)", "C(1,2)",
+     "USR(1536,2)", 'S$<"Z"', "STR$(1)=S$", "PEEK(53279)", "12345678901"]
+)  # fmt: skip
+_OPERATORS = st.sampled_from(["+", "-", "*", "/", "^", "=", "<>", "<=", ">=", "<", ">",
+                              " AND ", " OR "])  # fmt: skip
+
+
+_SUBSCRIPTS = st.sampled_from(["A", "B1", "1", "0.5", "(A+1)", "SIN(X)", "-A", "C(1,2)"])
+
+
+@st.composite
+def expressions(draw: st.DrawFn, operands: st.SearchStrategy[str] = _EXPRESSIONS) -> str:
+    parts = [draw(operands)]
+    for _ in range(draw(st.integers(0, 3))):
+        parts += [draw(_OPERATORS), draw(operands)]
+    return "".join(parts)
+
+
+_SEXPRS = st.sampled_from(['"HI"', "S$", "S$(1)", "S$(2,3)", "STR$(X)", "CHR$(65)", '""'])
+_TEMPLATES = (
+    "REM {t}", "DATA {t}", "INPUT A,S$", "INPUT #1;A", "COLOR {e}", "LIST", "LIST {e},{e}",
+    "LIST {s},{e}", "ENTER {s}", "LET A={e}", "LET S$={s}", "IF {e} THEN {n}",
+    "IF {e} THEN PRINT {e}", "FOR I={e} TO {e} STEP {e}", "NEXT I", "GOTO {e}",
+    "GO TO {e}", "GOSUB {e}", "TRAP {e}", "BYE", "CONT", "COM C(3),T$(5)", "CLOSE #{e}",
+    "CLR", "DEG", "DIM C(3,4),S$(10)", "END", "NEW", "OPEN #1,{e},0,{s}", "LOAD {s}",
+    "SAVE {s}", "STATUS #1,A", "NOTE #1,A,B", "POINT #1,A,B", "XIO {e},#1,0,0,{s}",
+    "ON {e} GOTO {n},{n}", "ON {e} GOSUB {n}", "POKE {e},{e}", "PRINT {e};{s},",
+    "RAD", "READ A,S$", "RESTORE", "RESTORE {e}", "RETURN", "RUN", "RUN {s}", "STOP",
+    "POP", "? #6;{e}", "GET #1,A", "PUT #1,{e}", "GRAPHICS {e}", "PLOT {e},{e}",
+    "POSITION {e},{e}", "DOS", "DRAWTO {e},{e}", "SETCOLOR {e},{e},{e}",
+    "LOCATE {e},{e},A", "SOUND {e},{e},{e},{e}", "LPRINT {s};{e}", "CSAVE", "CLOAD",
+    "C(1,{i})={e}", "S$(1,2)={s}", "A={s}<{s}",
+)  # fmt: skip
+
+
+@st.composite
+def statements(draw: st.DrawFn) -> str:
+    """A statement of any kind, with random expressions, strings and line numbers."""
+    template = draw(st.sampled_from(_TEMPLATES))
+    text = draw(st.text(st.sampled_from('ABC 12,:;"$'), max_size=12))
+    return template.format_map(
+        _Drawing(
+            draw,
+            {
+                "e": expressions(),
+                "i": expressions(_SUBSCRIPTS),
+                "s": _SEXPRS,
+                "n": st.integers(0, 32767),
+            },
+            text,
+        )
+    )
+
+
+class _Drawing(dict[str, str]):
+    """Draws a fresh value for each placeholder of a template."""
+
+    def __init__(self, draw: st.DrawFn, strategies: dict[str, Any], text: str) -> None:
+        super().__init__()
+        self._draw, self._strategies, self._text = draw, strategies, text
+
+    def __missing__(self, key: str) -> str:
+        if key == "t":
+            return self._text
+        return str(self._draw(self._strategies[key]))
+
+
+@st.composite
+def listings(draw: st.DrawFn, max_lines: int = 8) -> str:
+    """A listing in ascending line order (as LIST writes it) of random statements."""
+    numbers = st.lists(st.integers(0, 32767), min_size=1, max_size=max_lines, unique=True)
+    ordered = sorted(draw(numbers))
+    lines = []
+    for number in ordered:
+        body = draw(st.lists(statements(), min_size=1, max_size=3))
+        # REM and DATA run to the end of the line, and so does IF ... THEN.
+        ends = [s for s in body if s.startswith(("REM", "DATA")) or "THEN PRINT" in s]
+        body = [s for s in body if s not in ends] + ends[:1]
+        lines.append(f"{number} " + ":".join(body))
+    return "\n".join(lines) + "\n"
