@@ -17,7 +17,12 @@ from machfsol import __version__
 from machfsol.errors import MachfsolError
 
 #: Modules that add sub-commands; each defines ``register(subparsers) -> None``.
-COMMAND_MODULES: tuple[str, ...] = ("machfsol.commands", "machfsol.build", "machfsol.play")
+COMMAND_MODULES: tuple[str, ...] = (
+    "machfsol.commands",
+    "machfsol.build",
+    "machfsol.play",
+    "machfsol.verify",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,448 @@
+"""``machfsol verify``: do the Atari programs play every deal exactly like the engine?
+
+The command boots the game disk in atari800 (or runs the program a user gives, so an
+edited BASIC can be tested before it goes on a disk), lets the program autoplay the
+chosen deals in its test mode, and replays every transcript it writes on the Python
+engine (:mod:`machfsol.checker`). One emulator boot plays many deals
+(:mod:`machfsol.verify_batch`); ``--jobs`` emulators run side by side, each on its own
+share of the seeds.
+
+Nothing can hang it: every deal has a budget of emulated time, every emulator a
+wall-clock limit after which it is killed. A deal that fails, for whatever reason, is
+reported with its seed and the first line where the program and the engine part ways;
+the transcripts and the emulator logs are kept for a look (the folder is printed).
+
+Exit status: 0 when every deal is verified, 1 when any deal fails, 2 for a bad
+command line (seeds, deck, variant).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from a8.basic import tokenize
+from a8.basic.program import Program
+from a8.emu.emulator import EmulatorOptions, find_atari800
+from a8.files import write_atomically
+from machfsol.build import DEFAULT_OUTPUT, build_disk, game_programs
+from machfsol.cards import Deck
+from machfsol.errors import MachfsolError, UsageError
+from machfsol.seed_list import format_seed_list, parse_seed_list
+from machfsol.verify_batch import (
+    DEAL_FRAMES,
+    FRAMES_PER_SECOND,
+    Batch,
+    BatchOutcome,
+    DealResult,
+    GameDisk,
+    GameProgram,
+    Launch,
+    deals_finished,
+    run_batch,
+)
+
+DEFAULT_SEEDS: Final = "1-100"
+DEFAULT_JOBS: Final = 2
+#: More deals than this per boot gains nothing (boot and load take about one deal).
+MAX_DEALS_PER_BOOT: Final = 40
+#: After this many deals of one program and deck hung, the rest are not tried.
+MAX_HUNG: Final = 3
+#: Failures printed in full; the others are counted (--json has them all).
+SHOWN_FAILURES: Final = 10
+#: The main job's default: this many seeds of each variant, 52 cards.
+MAIN_SEEDS: Final = 20
+
+
+class VerifyError(MachfsolError):
+    """Verification could not start (no program to run, an unreadable file...)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to verify: programs (one per variant, or the user's), decks and seeds."""
+
+    launches: tuple[Launch, ...]
+    decks: tuple[int, ...]
+    seeds: tuple[int, ...]
+
+    @property
+    def deals(self) -> int:
+        return len(self.launches) * len(self.decks) * len(self.seeds)
+
+    def batches(self, jobs: int) -> list[Batch]:
+        """The deals cut into boots: every emulator busy, no boot longer than needed."""
+        per_boot = min(MAX_DEALS_PER_BOOT, max(1, math.ceil(self.deals / jobs)))
+        batches: list[Batch] = []
+        for launch in self.launches:
+            for deck in self.decks:
+                count = math.ceil(len(self.seeds) / per_boot)
+                size = math.ceil(len(self.seeds) / count)
+                for start in range(0, len(self.seeds), size):
+                    batches.append(Batch(launch, deck, self.seeds[start : start + size]))
+        return batches
+
+
+@dataclass(frozen=True)
+class Verification:
+    """Every deal's verdict, in plan order, and how long it all took."""
+
+    results: tuple[DealResult, ...]
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return all(result.ok for result in self.results)
+
+    @property
+    def failures(self) -> tuple[DealResult, ...]:
+        return tuple(result for result in self.results if not result.ok)
+
+    def deals_per_minute(self) -> float:
+        return 60.0 * len(self.results) / self.seconds if self.seconds > 0 else 0.0
+
+
+# ------------------------------------------------------------------ what to run
+
+
+def game_disk(path: Path) -> Path:
+    """Write the game disk (same bytes as ``machfsol build``) to ``path``."""
+    programs, placeholders = game_programs()
+    if placeholders:
+        raise VerifyError("the BASIC tokenizer (a8.basic.tokenize) is not available")
+    write_atomically(path, build_disk(programs, str(path)).to_bytes())
+    return path
+
+
+def disk_launches(disk: Path, variants: Sequence[int]) -> tuple[Launch, ...]:
+    if not disk.is_file():
+        raise UsageError(f"{disk}: disk image not found")
+    return tuple(GameDisk(disk, variant) for variant in variants)
+
+
+def program_launch(path: Path, variant: int | None) -> GameProgram:
+    """The user's program: a SAVE file as it is, or a listing tokenized here."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise UsageError(f"{path}: cannot read the program: {error.strerror}") from None
+    if data[:2] == b"\x00\x00":  # a SAVE file starts with LOMEM, always 0
+        Program.from_bytes(data, file=str(path))
+        return GameProgram(data, str(path), variant)
+    return GameProgram(tokenize(data, file=str(path)), str(path), variant)
+
+
+# ------------------------------------------------------------------ running
+
+
+def verify(
+    plan: Plan,
+    work: Path,
+    *,
+    jobs: int = DEFAULT_JOBS,
+    deal_frames: int = DEAL_FRAMES,
+    options: EmulatorOptions | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Verification:
+    """Run ``plan`` on ``jobs`` emulators; transcripts and logs go under ``work``.
+
+    ``progress`` is called now and then with the number of deals finished so far.
+    """
+    find_atari800()  # a missing emulator is one error for all, not one per deal
+    started = time.monotonic()
+    queue = deque(plan.batches(jobs))
+    hung: dict[str, int] = {}
+    results: list[DealResult] = []
+    running: dict[Future[BatchOutcome], tuple[Batch, Path]] = {}
+    boots = 0
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        while queue or running:
+            while queue and len(running) < jobs:
+                batch = queue.popleft()
+                boots += 1
+                folder = work / batch.group / f"run{boots}"
+                future = pool.submit(
+                    run_batch, batch, folder, deal_frames=deal_frames, options=options
+                )
+                running[future] = (batch, folder)
+            finished, _ = wait(running, timeout=0.25, return_when=FIRST_COMPLETED)
+            for future in finished:
+                batch, _folder = running.pop(future)
+                try:
+                    outcome = future.result()
+                except OSError as error:  # the scratch folder, not the program, failed
+                    reason = f"cannot run the emulator: {error}"
+                    outcome = BatchOutcome(
+                        tuple(_not_run(batch, seed, reason) for seed in batch.seeds),
+                        (),
+                        _folder,
+                    )
+                results += outcome.results
+                hung[batch.group] = hung.get(batch.group, 0) + outcome.hung
+                if outcome.leftover and hung[batch.group] >= MAX_HUNG:
+                    reason = f"not run: {MAX_HUNG} deals of this program and deck hung already"
+                    results += [_not_run(batch, seed, reason) for seed in outcome.leftover]
+                elif outcome.leftover:
+                    queue.appendleft(Batch(batch.launch, batch.deck, outcome.leftover))
+            if progress is not None:
+                progress(len(results) + sum(deals_finished(f) for _b, f in running.values()))
+    return Verification(_in_plan_order(plan, results), time.monotonic() - started)
+
+
+def _not_run(batch: Batch, seed: int, reason: str) -> DealResult:
+    return DealResult(
+        variant=batch.launch.variant, deck=batch.deck, seed=seed, ok=False, error=reason
+    )
+
+
+def _in_plan_order(plan: Plan, results: list[DealResult]) -> tuple[DealResult, ...]:
+    launch_rank = {launch.variant: index for index, launch in enumerate(plan.launches)}
+    deck_rank = {deck: index for index, deck in enumerate(plan.decks)}
+    seed_rank = {seed: index for index, seed in enumerate(plan.seeds)}
+
+    def key(result: DealResult) -> tuple[int, int, int]:
+        launch = launch_rank.get(result.variant, 0) if len(plan.launches) > 1 else 0
+        return launch, deck_rank[result.deck], seed_rank[result.seed]
+
+    return tuple(sorted(results, key=key))
+
+
+# ------------------------------------------------------------------ reporting
+
+
+def _median(values: Sequence[int | None]) -> str:
+    known = [value for value in values if value is not None]
+    if not known:
+        return "-"
+    jiffies = statistics.median(known)
+    return f"{jiffies:.0f} ({jiffies / FRAMES_PER_SECOND:.1f} s)"
+
+
+def summary_table(verification: Verification) -> str:
+    """Deals, verified, failed, won and median jiffies for each variant and deck."""
+    groups: dict[tuple[str, int], list[DealResult]] = {}
+    for result in verification.results:
+        variant = "?" if result.variant is None else str(result.variant)
+        groups.setdefault((variant, result.deck), []).append(result)
+    header = (
+        "variant",
+        "deck",
+        "deals",
+        "verified",
+        "failed",
+        "won",
+        "jiffies/deal",
+        "jiffies/game",
+    )
+    rows = [header]
+    for (variant, deck), results in groups.items():
+        verified = [result for result in results if result.ok]
+        rows.append(
+            (
+                variant,
+                str(deck),
+                str(len(results)),
+                str(len(verified)),
+                str(len(results) - len(verified)),
+                str(sum(result.outcome == "WON" for result in verified)),
+                _median([result.deal_jiffies for result in verified]),
+                _median([result.game_jiffies for result in verified]),
+            )
+        )
+    widths = [max(len(row[column]) for row in rows) for column in range(len(header))]
+    lines = [
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
+        for row in rows
+    ]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def failure_lines(verification: Verification, limit: int = SHOWN_FAILURES) -> list[str]:
+    """One line per failed deal: its seed and what differs (the checker's words)."""
+    failures = verification.failures
+    lines = [
+        f"FAILED variant {'?' if r.variant is None else r.variant}, deck {r.deck}, "
+        f"seed {r.seed}: {r.error}"
+        for r in failures[:limit]
+    ]
+    if len(failures) > limit:
+        lines.append(f"... and {len(failures) - limit} more failed deals (--json lists all)")
+    return lines
+
+
+def json_report(verification: Verification) -> str:
+    report = {"ok": verification.ok, "results": [r.as_json() for r in verification.results]}
+    return json.dumps(report, indent=1)
+
+
+# ------------------------------------------------------------------ the command
+
+
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    parser = subparsers.add_parser(
+        "verify",
+        help="play deals on the Atari programs in atari800 and check them against the engine",
+    )
+    parser.add_argument(
+        "--variant", choices=("1", "2", "both"), default="both", help="default: both"
+    )
+    parser.add_argument(
+        "--seeds", default=DEFAULT_SEEDS, help=f"e.g. 1-100 or 5,7,10-12 (default {DEFAULT_SEEDS})"
+    )
+    parser.add_argument("--deck", default="52", help="deck size, or sizes: 52,40 (default 52)")
+    parser.add_argument(
+        "--jobs", type=int, default=DEFAULT_JOBS, help=f"emulators at once (default {DEFAULT_JOBS})"
+    )
+    target = parser.add_mutually_exclusive_group()
+    target.add_argument(
+        "--program",
+        type=Path,
+        metavar="FILE.BAS",
+        help="run this program (SAVE file or listing) instead of the game disk's",
+    )
+    target.add_argument(
+        "--disk", type=Path, help="boot this game disk (default: one built from basic_src/)"
+    )
+    parser.add_argument(
+        "--deal-seconds",
+        type=int,
+        default=DEAL_FRAMES // FRAMES_PER_SECOND,
+        help="emulated seconds a deal may take before it counts as hung (default %(default)s)",
+    )
+    parser.add_argument(
+        "--keep", type=Path, metavar="DIR", help="keep transcripts and emulator logs in DIR"
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(handler=cmd_verify)
+
+
+def _decks(text: str) -> tuple[int, ...]:
+    decks: list[int] = []
+    for item in text.split(","):
+        if not item.strip().isdigit():
+            raise UsageError(f"--deck {text!r}: give deck sizes like 52 or 52,40")
+        size = Deck(int(item)).size
+        if size not in decks:
+            decks.append(size)
+    return tuple(decks)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    seeds = parse_seed_list(args.seeds)
+    decks = _decks(args.deck)
+    if not 1 <= args.jobs <= 16:
+        raise UsageError(f"--jobs {args.jobs}: give 1 to 16 emulators")
+    if not 1 <= args.deal_seconds <= 3600:
+        raise UsageError(f"--deal-seconds {args.deal_seconds}: give 1 to 3600")
+    variants = (1, 2) if args.variant == "both" else (int(args.variant),)
+    with WorkFolder(args.keep) as work:
+        if args.program is not None:
+            variant = None if args.variant == "both" else variants[0]
+            launches: tuple[Launch, ...] = (program_launch(args.program, variant),)
+            what = str(args.program)
+        else:
+            disk = args.disk if args.disk is not None else game_disk(work.path / "MACHFSOL.ATR")
+            launches = disk_launches(disk, variants)
+            what = str(args.disk) if args.disk is not None else "game disk built from basic_src/"
+        plan = Plan(launches, decks, seeds)
+        if not args.json:
+            print(
+                f"machfsol verify: {what}: {plan.deals} deals "
+                f"(seeds {format_seed_list(seeds)}, deck {args.deck}) on {args.jobs} "
+                f"emulator{'s' if args.jobs > 1 else ''}",
+                flush=True,
+            )
+        verification = _run_with_progress(
+            plan, work.path, args.jobs, args.deal_seconds * FRAMES_PER_SECOND
+        )
+        work.keep_if(not verification.ok)
+        if args.json:
+            print(json_report(verification))
+        else:
+            print(text_report(verification, work.kept))
+    return 0 if verification.ok else 1
+
+
+def text_report(verification: Verification, kept: Path | None) -> str:
+    results = verification.results
+    verified = sum(result.ok for result in results)
+    lines = [summary_table(verification), *failure_lines(verification)]
+    lines.append(
+        f"{verified} of {len(results)} deals verified in {verification.seconds:.1f} s "
+        f"({verification.deals_per_minute():.0f} deals/min)"
+    )
+    if kept is not None:
+        lines.append(f"transcripts and emulator logs: {kept}")
+    lines.append("OK" if verification.ok else "FAILED")
+    return "\n".join(lines)
+
+
+def _run_with_progress(plan: Plan, work: Path, jobs: int, deal_frames: int) -> Verification:
+    """:func:`verify` with a progress bar on stderr when it is a terminal."""
+    from tqdm import tqdm
+
+    with tqdm(
+        total=plan.deals, unit="deal", file=sys.stderr, disable=not sys.stderr.isatty()
+    ) as bar:
+
+        def show(done: int) -> None:
+            if done > bar.n:
+                bar.update(done - bar.n)
+
+        verification = verify(plan, work, jobs=jobs, deal_frames=deal_frames, progress=show)
+        show(len(verification.results))
+    return verification
+
+
+class WorkFolder:
+    """Scratch space for the run: the user's --keep folder, or a temporary one that is
+    removed unless something failed (then its path is printed)."""
+
+    def __init__(self, keep: Path | None) -> None:
+        self.given = keep
+        self.path = Path(tempfile.mkdtemp(prefix="machfsol-verify-")) if keep is None else keep
+        self.kept: Path | None = keep
+        self.path.mkdir(parents=True, exist_ok=True)
+
+    def keep_if(self, failed: bool) -> None:
+        if failed:
+            self.kept = self.path
+
+    def __enter__(self) -> WorkFolder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.kept is None:
+            shutil.rmtree(self.path, ignore_errors=True)
+
+
+# ------------------------------------------------------------------ the main job
+
+
+def main_job(
+    *, seeds: int = MAIN_SEEDS, disk: Path = DEFAULT_OUTPUT, jobs: int = DEFAULT_JOBS
+) -> int:
+    """Build the game disk, verify both variants on deals 1..``seeds`` (52 cards)."""
+    disk.parent.mkdir(parents=True, exist_ok=True)
+    game_disk(disk)
+    print(f"built {disk}")
+    plan = Plan(disk_launches(disk, (1, 2)), (52,), tuple(range(1, seeds + 1)))
+    print(f"verifying {plan.deals} deals in atari800 (variants 1 and 2, seeds 1-{seeds}, 52 cards)")
+    with WorkFolder(None) as work:
+        verification = _run_with_progress(plan, work.path, jobs, DEAL_FRAMES)
+        work.keep_if(not verification.ok)
+        print(text_report(verification, work.kept))
+    print(f"the game disk: {disk.resolve()}")
+    return 0 if verification.ok else 1
