@@ -25,7 +25,9 @@ def test_basic_one_liner_writes_to_h(atari800: str, tmp_path: Path, machine: str
     assert result.reason == "script-end"
     assert result.ok, result.log
     assert (tmp_path / "OUT.TXT").read_bytes() == b"HELLO\x9b"
-    assert result.checksum_mismatches == result.frames
+    assert result.exit_status == 0
+    # only the first frame's checksum (0) can match what a script sends
+    assert result.checksum_mismatches == result.frames - 1
     assert "adler32" not in result.log
 
 
@@ -62,10 +64,13 @@ def test_wait_for_file_times_out(atari800: str, tmp_path: Path) -> None:
     assert 250 <= result.frames <= 300
 
 
-def test_frame_limit(atari800: str) -> None:
-    result = run(EmulatorOptions(max_frames=100), Script().wait(1000))
+@pytest.mark.parametrize("limit", [3, 100, 1000])
+def test_frame_limit(atari800: str, limit: int) -> None:
+    result = run(EmulatorOptions(max_frames=limit), Script().wait(5000))
     assert result.reason == "max-frames"
-    assert result.frames == 100
+    assert result.frames == limit
+    assert result.exit_status == 1  # ended at the end of its input, see RunResult.ok
+    assert not result.ok
 
 
 def test_wall_clock_timeout_kills_the_emulator(atari800: str, tmp_path: Path) -> None:

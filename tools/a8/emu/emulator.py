@@ -11,17 +11,21 @@ the H: folder (``wait-file``) or the screen (``screenshot``), and decides what t
 send next. Nothing is lost and nothing depends on the host's speed: the same
 script on the same program runs the same frames.
 
-The emulator always ends: at the end of the script the runner closes the pipe
-and atari800 exits; on a wall-clock timeout, or if it stops reading, it is
-killed. Several runs may go on at once: each has its own temporary folder, its
-own empty configuration file, and never writes ``~/.atari800.cfg``.
+The emulator always ends: at the end of the script the runner pauses it in
+its built-in monitor (:mod:`a8.emu.monitor`) and quits, so a normal run exits
+with status 0; on a wall-clock timeout, or if it stops reading, it is killed.
+Screenshots use the same monitor to save memory and the video registers, and
+:mod:`a8.emu.screen` draws the picture from them. Several runs may go on at
+once: each has its own temporary folder, its own empty configuration file, and
+never writes ``~/.atari800.cfg``.
 
-Exit status: atari800 compares a checksum of the screen with each frame's
-recorded one and exits with status 1 when any differed. A script cannot know
-those checksums in advance, so a normal run that lasts more than one frame ends
-with status 1 and one "adler32 does not match" log line per frame; the runner
-counts and removes those lines (:attr:`RunResult.checksum_mismatches`) and
-judges the run by :attr:`RunResult.ok` instead (see its docstring).
+Screen checksums: every playback frame carries a checksum of the screen, which
+atari800 compares and, when they differ, logs "adler32 does not match" (and would
+exit with status 1 at the end of a playback file). A script cannot know those
+checksums in advance, so every frame after the first differs; the runner counts
+and removes those lines (:attr:`RunResult.checksum_mismatches`). Because runs end
+through the monitor's QUIT, the exit status stays meaningful: 0 for a clean end.
+Only a run stopped by its frame limit ends at the end of its input, with 1.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import array
 import contextlib
 import errno
 import fcntl
+import io
 import os
 import shutil
 import signal
@@ -42,6 +47,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Literal
 
+from a8.emu.keys import CONSOLE_NONE, CONSOLE_OPTION
+from a8.emu.monitor import CONTINUE, FRAMES_BEFORE_MONITOR, QUIT, snapshot_commands
 from a8.emu.playback import (
     BLOCK_LEAD_BYTE,
     BLOCK_SIZE,
@@ -52,8 +59,10 @@ from a8.emu.playback import (
     Frame,
     frame_limits,
 )
-from a8.emu.script import Screenshot, Script, Step, WaitForFile
+from a8.emu.screen import ScreenSnapshot, parse_registers
+from a8.emu.script import HoldKey, PressKey, Script, TypeText, Wait, WaitForFile
 from a8.errors import A8Error
+from a8.files import write_atomically
 
 Machine = Literal["xl", "800"]
 TvSystem = Literal["ntsc", "pal"]
@@ -71,6 +80,8 @@ INSTALL_HINT: Final = (
     "`apt-get update && apt-get install -y atari800`, or run `bash .ci/setup`"
 )
 
+#: Frames OPTION is held from power-on when ``option_held`` is set.
+OPTION_HELD_FRAMES: Final = 120
 #: Frames run between two looks at the H: folder while waiting for a file.
 POLL_FRAMES: Final = 30
 #: Log line atari800 prints for every frame whose screen checksum differs.
@@ -131,6 +142,8 @@ class RunResult:
     frames: int
     reason: Reason
     screenshots: tuple[Path, ...] = ()
+    #: The screens captured by the script's screenshot steps, in order.
+    screens: tuple[ScreenSnapshot, ...] = ()
     #: Frames whose screen checksum differed from the script's (expected: all but the first).
     checksum_mismatches: int = 0
     #: The command line that was run.
@@ -138,16 +151,8 @@ class RunResult:
 
     @property
     def ok(self) -> bool:
-        """The script ran to its end and atari800 exited on its own.
-
-        Status 1 counts as success when it is only the checksum report: every
-        frame after the first mismatches, so a run of more than one frame ends
-        with 1; status 0 is a run whose checksums all matched. Anything else (a
-        signal, status 3 for a start-up failure) is a failure.
-        """
-        if self.reason != "script-end":
-            return False
-        return self.exit_status == 0 or (self.exit_status == 1 and self.checksum_mismatches > 0)
+        """The script ran to its end and atari800 then exited cleanly (status 0)."""
+        return self.reason == "script-end" and self.exit_status == 0
 
 
 def find_atari800() -> Path:
@@ -249,6 +254,8 @@ class _Session:
         self.frames = 0
         self.fd = self._open_pipe(pipe)
         self.lead_sent = False
+        self.snapshots = 0
+        self.block_frames = 0
 
     def _open_pipe(self, pipe: Path) -> int:
         """Open the pipe for writing once atari800 has opened it for reading."""
@@ -334,11 +341,63 @@ class _Session:
         self._write(lines)
         self.frames += len(frames)
 
-    def finish(self, frames: Sequence[Frame]) -> None:
-        allowed = self._budget(len(frames))
-        self._finish_with(frames[:allowed])
-        if allowed < len(frames):
-            raise _Stopped("max-frames")
+    def _ensure_started(self) -> None:
+        """The monitor may only be entered between frames: run one block first."""
+        if self.writer.first:
+            self.run_frames([])
+
+    def _enter_monitor(self, commands: bytes) -> None:
+        """Signal the paused emulator, feed it a block of idle frames, send ``commands``.
+
+        The emulator runs :data:`~a8.emu.monitor.FRAMES_BEFORE_MONITOR` frame of
+        the block, enters the monitor, runs the commands and waits for more.
+        """
+        self._ensure_started()
+        low = self.writer.limits()[0]
+        self.process.send_signal(signal.SIGINT)
+        self._write(self.writer.block([IDLE] * low)[len(BLOCK_LEAD_BYTE) :] + BLOCK_LEAD_BYTE)
+        self._command(commands)
+        self.block_frames = low
+
+    def _command(self, commands: bytes) -> None:
+        stdin = self.process.stdin
+        assert stdin is not None
+        try:
+            stdin.write(commands)
+            stdin.flush()
+        except BrokenPipeError:
+            raise _Stopped("emulator-exited") from None
+
+    def snapshot(self, work: Path, log_path: Path) -> ScreenSnapshot:
+        """Memory and video registers, taken one frame after the frames sent so far.
+
+        Adds a block of idle frames to the run (the frame before the monitor
+        and the rest of the block after it).
+        """
+        self.snapshots += 1
+        memory_file = work / f"memory{self.snapshots}.bin"
+        done_file = work / f"done{self.snapshots}.bin"
+        log_start = log_path.stat().st_size
+        self._enter_monitor(snapshot_commands(memory_file, done_file))
+        self._wait_for(done_file.exists)
+        listing = log_path.read_bytes()[log_start:].decode("ascii", errors="replace")
+        memory = memory_file.read_bytes()
+        self._command(CONTINUE)
+        self._wait_until_taken()
+        self.frames += self.block_frames
+        return ScreenSnapshot(memory, parse_registers(listing), self.options.tv)
+
+    def quit(self) -> None:
+        """End the emulator through its monitor: it exits with status 0."""
+        self._enter_monitor(QUIT)
+        self.frames += FRAMES_BEFORE_MONITOR
+
+    def _wait_for(self, condition: Callable[[], bool]) -> None:
+        delay = 0.0005
+        while not condition():
+            self._check_alive()
+            time.sleep(delay)
+            delay = min(delay * 2, 0.01)
 
     def close(self) -> None:
         if self.fd >= 0:
@@ -346,13 +405,10 @@ class _Session:
             self.fd = -1
 
 
-#: Called at a screenshot step with the paused emulator's session and the PNG path.
-ScreenshotTaker = Callable[["_Session", Path], None]
-
-
 def run(options: EmulatorOptions, script: Script) -> RunResult:
     """Boot the machine, play ``script`` into it, and always end the emulator.
 
+    Screenshot paths in the script are relative to the current directory.
     Raises :class:`EmulatorMissingError` without atari800 and :class:`EmulatorError`
     for options that cannot work (a missing ROM or disk file).
     """
@@ -372,79 +428,115 @@ def run(options: EmulatorOptions, script: Script) -> RunResult:
         hdir.mkdir(parents=True, exist_ok=True)
         command = command_line(options, executable, config, pipe, hdir)
         log_path = work / "atari800.log"
+        outcome = _Outcome()
         with log_path.open("wb") as log_file:
             process = subprocess.Popen(
                 command,
-                stdin=subprocess.DEVNULL,
+                stdin=subprocess.PIPE,
                 stdout=log_file,
                 stderr=subprocess.STDOUT,
                 env=headless_environment(),
                 cwd=empty,
                 start_new_session=True,
             )
-            session: _Session | None = None
-            screenshots: list[Path] = []
-            frames = 0
             try:
-                session = _Session(process, pipe, options)
-                reason = _play(session, script, hdir, options, screenshots)
-                frames = session.frames
-                session.close()  # end of input: atari800 exits after the last frame
-                if _wait_for_exit(process, session.deadline) is None:
-                    reason = "timeout"
-            except _Stopped as stop:
-                reason = stop.reason
-                if session is not None:
-                    frames = session.frames
+                _drive(process, pipe, options, script, hdir, work, log_path, outcome)
             finally:
-                if session is not None:
-                    session.close()
                 _end(process)
-            status = process.returncode
         log, mismatches = _clean_log(log_path.read_bytes())
     return RunResult(
-        exit_status=status,
+        exit_status=process.returncode,
         log=log,
-        frames=frames,
-        reason=reason,
-        screenshots=tuple(screenshots),
+        frames=outcome.frames,
+        reason=outcome.reason,
+        screenshots=tuple(outcome.screenshots),
+        screens=tuple(outcome.screens),
         checksum_mismatches=mismatches,
         command=tuple(command),
     )
+
+
+@dataclass
+class _Outcome:
+    """What a run has produced so far (filled in as it goes)."""
+
+    reason: Reason = "script-end"
+    frames: int = 0
+    screenshots: list[Path] = field(default_factory=list)
+    screens: list[ScreenSnapshot] = field(default_factory=list)
+
+
+def _drive(
+    process: subprocess.Popen[bytes],
+    pipe: Path,
+    options: EmulatorOptions,
+    script: Script,
+    hdir: Path,
+    work: Path,
+    log_path: Path,
+    outcome: _Outcome,
+) -> None:
+    """Play the script, then end the emulator (see the module docstring)."""
+    session: _Session | None = None
+    try:
+        session = _Session(process, pipe, options)
+        try:
+            _play(session, script, hdir, work, log_path, outcome)
+            session.quit()
+        except _Stopped as stop:
+            if stop.reason not in ("wait-file-timeout",):
+                raise
+            outcome.reason = stop.reason
+            session.quit()
+        outcome.frames = session.frames
+        if _wait_for_exit(process, session.deadline) is None:
+            outcome.reason = "timeout"
+    except _Stopped as stop:
+        outcome.reason = stop.reason
+        if session is not None:
+            outcome.frames = session.frames
+            if stop.reason == "max-frames":  # the last frames end with the input
+                session.close()
+                if _wait_for_exit(process, session.deadline) is None:
+                    outcome.reason = "timeout"
+    finally:
+        if session is not None:
+            session.close()
+        if process.stdin is not None:
+            with contextlib.suppress(BrokenPipeError):
+                process.stdin.close()
 
 
 def _play(
     session: _Session,
     script: Script,
     hdir: Path,
-    options: EmulatorOptions,
-    screenshots: list[Path],
-) -> Reason:
+    work: Path,
+    log_path: Path,
+    outcome: _Outcome,
+) -> None:
     pending: list[Frame] = []
-    if options.option_held:
-        pending += [Frame(console=0x03)] * 120
-    try:
-        for step in script:
-            if isinstance(step, WaitForFile):
-                session.run_frames(pending)
-                pending = []
-                _wait_for_file(session, hdir / step.name, step.timeout_frames)
-            elif isinstance(step, Screenshot):
-                session.run_frames(pending)
-                pending = []
-                raise EmulatorError("screenshots are not implemented yet")
-            else:
-                pending += _input_frames(step)
-        session.finish(pending)
-    except _Stopped as stop:
-        return stop.reason
-    return "script-end"
-
-
-def _input_frames(step: Step) -> list[Frame]:
-    if isinstance(step, WaitForFile | Screenshot):
-        return []
-    return step.frames()
+    if session.options.option_held:
+        pending += [Frame(console=CONSOLE_NONE & ~CONSOLE_OPTION)] * OPTION_HELD_FRAMES
+    for step in script:
+        if isinstance(step, TypeText | PressKey | HoldKey | Wait):
+            pending += step.frames()
+            continue
+        session.run_frames(pending)
+        pending = []
+        if isinstance(step, WaitForFile):
+            _wait_for_file(session, hdir / step.name, step.timeout_frames)
+        else:
+            screen = session.snapshot(work, log_path)
+            target = Path(step.path)
+            buffer = io.BytesIO()
+            screen.image().save(buffer, format="PNG")
+            write_atomically(target, buffer.getvalue())
+            outcome.screenshots.append(target)
+            outcome.screens.append(screen)
+        outcome.frames = session.frames
+    session.run_frames(pending)
+    outcome.frames = session.frames
 
 
 def _wait_for_file(session: _Session, path: Path, timeout_frames: int) -> None:
