@@ -163,11 +163,12 @@ getfile: ldy bufpos
          jsr readsec
          bcc getfile
          jsr restore            ; give up: unhook, say so, return the error
-         ldy #readend-readmsg-1
-errmsg:  lda readmsg,y
+         ldy #readend-readmsg+3 ; on the top line from column 4 (BASIC's error
+errmsg:  lda readmsg-4,y        ; goes on the next line; the cursor sits at 2)
          sta (SAVMSC),y
          dey
-         bpl errmsg
+         cpy #4
+         bcs errmsg
          ldy DSTATS             ; the error status of the last try
          bmi exit
 eof:     ldy #$88               ; end of file
@@ -230,7 +231,7 @@ hooks:   .word close-1, get-1   ; vector table entries hold address - 1
 readmsg: .byte $32,$25,$21,$24,0,$25,$32,$32,$2F,$32  ; "READ ERROR" in screen codes
 readend:
 nobasmsg:
-         .byte "NO BASIC: RELEASE OPTION", EOL
+         .byte "NEEDS BASIC (NO OPTION)", EOL
 nobasend:
 ; a8/disk/boot.py appends here: the menu table (per entry: key code, first sector
 ; low, high), then the menu text; and the command RUN "E:" (9 bytes) at $0877.
