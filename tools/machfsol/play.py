@@ -48,6 +48,7 @@ from machfsol.table_view import (
     CardFace,
     Style,
     TableTitle,
+    count_of,
     describe_move,
     describe_steps,
     place_key,
@@ -342,7 +343,9 @@ class Session:
         before = len(position.move_stack)
         play(position)
         played = len(position.move_stack) - before
-        return f"The autoplay policy played {played} moves (u {played} takes them back)."
+        return (
+            f"The autoplay policy played {count_of(played, 'move')} (u {played} takes them back)."
+        )
 
     def _undo(self, count: int) -> str:
         position = self.position
@@ -352,7 +355,7 @@ class Session:
             done += 1
         if done == 0:
             return "Nothing to undo: this is the deal as dealt."
-        return f"Took back {done} move{'s' if done > 1 else ''}."
+        return f"Took back {count_of(done, 'move')}."
 
     # ------------------------------------------------------------------ showing
 
@@ -387,12 +390,15 @@ class Session:
             f"Bye: {position.foundation_count()} of {position.deck.size} cards "
             "were on the foundations.\n"
         )
-        if self.transcript is not None:
-            self.out.write(f"Transcript: {self._transcript_path()}\n")
+        path = self.transcript_path()
+        if path is not None:
+            self.out.write(f"Transcript: {path}\n")
         self.out.flush()
 
-    def _transcript_path(self) -> Path:
-        assert self.transcript is not None and self._game is not None
+    def transcript_path(self) -> Path | None:
+        """Where the current game is saved: FILE for the first deal, FILE-2 ... after."""
+        if self.transcript is None or self._game is None:
+            return None
         if self._game.number == 1:
             return self.transcript
         path = self.transcript
@@ -401,10 +407,10 @@ class Session:
     def _save(self) -> None:
         """Write the current game's transcript, if asked to (atomically: a reader never
         sees half a file, and an interrupted game is saved up to its last command)."""
-        if self.transcript is None or self._game is None:
+        path = self.transcript_path()
+        if path is None or self._game is None:
             return
         text = of_game(self._game.position, seed=self._game.seed, player=Player.HUMAN)
-        path = self._transcript_path()
         try:
             write_atomically(path, text.encode("ascii"))
         except OSError as error:

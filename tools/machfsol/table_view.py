@@ -176,12 +176,18 @@ def render_table(position: Position, face: CardFace, title: TableTitle) -> str:
     top = face.label(discard[-1]) if discard else EMPTY
     lines.append("")
     lines.append(
-        f"  Stock: {position.stock_count()} cards    Discard (d): {top}  ({len(discard)} cards)"
+        f"  Stock: {count_of(position.stock_count(), 'card')}    "
+        f"Discard (d): {top}  ({count_of(len(discard), 'card')})"
     )
     lines.append(
         f"  On the foundations: {position.foundation_count()} of {position.deck.size} cards"
     )
     return "\n".join(lines) + "\n"
+
+
+def count_of(number: int, noun: str) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def _visible_len(text: str) -> int:
