@@ -5,7 +5,8 @@ machine there is no H: device, the OPEN fails, TRAP catches it and the game star
 In the emulator the harness maps H1: to a folder holding that file; the program then
 autoplays the deals it lists with its own BASIC copy of the engine's policy and writes
 one transcript per deal (``T1.TXT``, ``T2.TXT`` ...) in the docs/TRANSCRIPT.md format,
-then ``MFDONE.TXT`` (``DONE <deals> FRE <bytes>`` or ``ERROR <code> AT <line>``).
+then ``MFDONE.TXT`` (``DONE <deals> FRE <bytes> MEMLO <address>`` or
+``ERROR <code> AT <line>``).
 
 Configuration format (ATASCII lines)::
 
@@ -67,6 +68,8 @@ class TestModeRun:
     transcripts: tuple[bytes, ...]
     #: FRE(0) when the program finished: bytes free with the program and its arrays.
     free_bytes: int
+    #: MEMLO (743-744) in that run: where BASIC's memory starts (no DOS in the emulator).
+    memlo: int
     #: SCREEN.BIN when the configuration asked for a screen, else None.
     screen: bytes | None
     #: Emulated frames the run took.
@@ -169,7 +172,7 @@ def run_deals(
                 f"(emulator: {result.reason})"
             )
         report = done.read_bytes().replace(EOL, b"\n").decode("latin-1").split()
-        if report[:1] != ["DONE"] or len(report) != 4:
+        if report[:1] != ["DONE"] or len(report) != 6:
             raise AtariTestModeError(f"MACHFSOL.{variant} reported: {' '.join(report)}")
         transcripts = []
         for number in range(1, len(seeds) + 1):
@@ -181,6 +184,7 @@ def run_deals(
         return TestModeRun(
             transcripts=tuple(transcripts),
             free_bytes=int(report[3]),
+            memlo=int(report[5]),
             screen=shot.read_bytes() if screen is not None and shot.exists() else None,
             frames=result.frames,
         )
