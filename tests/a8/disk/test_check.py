@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
+from a8.disk.boot import MenuEntry, install_boot_menu
 from a8.disk.check import ProblemKind, check_disk
 from a8.disk.dos2 import Density, Dos2Disk
 
@@ -58,7 +59,11 @@ CORRUPTIONS: dict[ProblemKind, Callable[[Dos2Disk], None]] = {
 
 
 def test_every_kind_has_a_corruption() -> None:
-    kinds = set(CORRUPTIONS) | {ProblemKind.VTOC2_MIRROR, ProblemKind.HIGH_FLAG}
+    kinds = set(CORRUPTIONS) | {
+        ProblemKind.VTOC2_MIRROR,
+        ProblemKind.HIGH_FLAG,
+        ProblemKind.BOOT_MENU,
+    }
     assert kinds == set(ProblemKind)
 
 
@@ -87,3 +92,12 @@ def test_problem_lines_name_the_disk() -> None:
     CORRUPTIONS[ProblemKind.CHAIN_LOOP](disk)
     lines = [str(p) for p in check_disk(reread(disk))]
     assert lines and all(line.startswith("<image>: ") and "\n" not in line for line in lines)
+
+
+def test_stale_boot_menu() -> None:
+    disk = two_files()
+    install_boot_menu(disk, [MenuEntry.parse("ONE.DAT"), MenuEntry.parse("TWO.DAT")], "T")
+    assert check_disk(disk) == []
+    disk.remove_file("TWO.DAT")  # entry 2 now loads a free sector
+    problems = [p for p in check_disk(disk) if p.kind is ProblemKind.BOOT_MENU]
+    assert len(problems) == 1 and "entry 2" in problems[0].message

@@ -24,7 +24,7 @@ def test_new_add_ls_get_rm_check(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert run(capsys, "add", str(disk), str(source), "--name", "COPY.X")[0] == 0
     status, out, _ = run(capsys, "ls", str(disk))
     assert status == 0
-    assert out.splitlines() == ["  PROG     BAS 005", "  COPY     X   005", "697 FREE SECTORS"]
+    assert out.splitlines() == ["  PROG    BAS 005", "  COPY    X   005", "697 FREE SECTORS"]
     back = tmp_path / "back"
     assert run(capsys, "get", str(disk), "prog.bas", "-o", str(back))[0] == 0
     assert back.read_bytes() == source.read_bytes()
@@ -87,3 +87,23 @@ def test_check_reports_problems(tmp_path: Path, capsys: pytest.CaptureFixture[st
     status, out, _ = run(capsys, "check", str(disk))
     assert status == 1
     assert "free sectors" in out and out.count("\n") == 1
+
+
+def test_boot_menu_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    disk = tmp_path / "D.ATR"
+    program = tmp_path / "GAME.BAS"
+    program.write_bytes(bytes(500))
+    run(capsys, "new", str(disk))
+    run(capsys, "add", str(disk), str(program))
+    status = run(capsys, "boot", str(disk), "--menu", "GAME.BAS=My Game", "--title", "DISK")
+    assert status == (0, "", "")
+    image = disk.read_bytes()
+    assert image[16:18] == bytes([0, 3])  # boot record: 3 sectors
+    assert b"DISK\x9b1 My Game\x9b" in image[16 : 16 + 384]
+    assert run(capsys, "check", str(disk))[0] == 0
+    too_long = [f"--menu=GAME.BAS=A TITLE MUCH TOO LONG FOR THE BOOT SECTORS {n}" for n in range(3)]
+    before = disk.read_bytes()
+    assert "too long" in one_line_error(capsys, "boot", str(disk), *too_long)
+    assert disk.read_bytes() == before

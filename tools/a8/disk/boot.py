@@ -145,3 +145,29 @@ def boot_image(disk: Dos2Disk, entries: list[MenuEntry], title: str) -> bytes:
 def install_boot_menu(disk: Dos2Disk, entries: list[MenuEntry], title: str) -> None:
     """Write the loader and its menu into boot sectors 1-3 of ``disk``."""
     disk.write_boot(boot_image(disk, entries, title))
+
+
+#: Labels of the bytes boot_image patches (operands, and the sector size word).
+PATCHED_OPERANDS = ("p_menulo", "p_menuhi", "p_menuln", "p_entry3", "p_link")
+
+
+def menu_start_sectors(boot_sectors: bytes) -> list[int] | None:
+    """The first sectors the menu in ``boot_sectors`` loads, or None if it is not ours.
+
+    The loader is recognised by its code, the patched bytes left out; the files can
+    change after ``a8 atr boot`` (DOS rewrites a file elsewhere), so ``check`` uses
+    this to find menu entries that no longer start a file.
+    """
+    loader = assemble_loader()
+    labels = loader.labels
+    skipped = {labels[name] + 1 - LOAD_ADDRESS for name in PATCHED_OPERANDS}
+    secsz = labels["p_secsz"] - LOAD_ADDRESS
+    skipped |= {secsz, secsz + 1}
+    code = loader.code
+    if len(boot_sectors) < len(code) or any(
+        boot_sectors[i] != code[i] for i in range(len(code)) if i not in skipped
+    ):
+        return None
+    entries = boot_sectors[labels["p_entry3"] + 1 - LOAD_ADDRESS] // 3
+    table = boot_sectors[len(code) : len(code) + 3 * entries]
+    return [table[i + 1] | table[i + 2] << 8 for i in range(0, len(table), 3)]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from a8.disk.boot import menu_start_sectors
 from a8.disk.dos2 import (
     FIRST_HIGH_SECTOR,
     VTOC2_FREE,
@@ -54,6 +55,7 @@ class ProblemKind(enum.Enum):
     HIGH_FLAG = "high-flag"
     USED_SECTOR_FREE = "used-sector-free"
     LOST_SECTOR = "lost-sector"
+    BOOT_MENU = "boot-menu"
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,7 @@ class _Checker:
             self.owner[sector] = "the system"
         self.check_directory()
         self.check_bitmap()
+        self.check_boot_menu()
         return self.problems
 
     def check_vtoc_header(self) -> None:
@@ -262,4 +265,19 @@ class _Checker:
                 self.report(
                     ProblemKind.LOST_SECTOR,
                     f"sector {sector} is marked in use but belongs to no file",
+                )
+
+    def check_boot_menu(self) -> None:
+        """A boot menu of :mod:`a8.disk.boot` must still point at the files' first sectors."""
+        boot = b"".join(self.disk.image.read_sector(s) for s in (1, 2, 3))
+        starts = menu_start_sectors(boot)
+        if starts is None:
+            return
+        files = {entry.start for entry in self.disk.files()}
+        for number, start in enumerate(starts, start=1):
+            if start not in files:
+                self.report(
+                    ProblemKind.BOOT_MENU,
+                    f"boot menu entry {number} loads sector {start}, where no file starts "
+                    "(run `a8 atr boot` again)",
                 )

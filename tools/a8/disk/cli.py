@@ -89,13 +89,17 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def directory_lines(disk: Dos2Disk) -> list[str]:
-    """The listing DOS 2 prints: ``*`` for locked, name, extension, sectors; free count."""
+    """The listing DOS 2 prints: ``*`` for locked, name, extension, sectors; free count.
+
+    Files that use DOS 2.5's sectors 720 and above (flag 0x03) get a ``<`` in the
+    second column, where DOS 2 leaves a blank.
+    """
     lines = []
     for entry in disk.files():
         lock = "*" if entry.locked else " "
-        high = " (DOS 2.5 sectors 720+)" if entry.flag & 0x03 == 0x03 else ""
+        high = "<" if entry.flag & 0x03 == 0x03 and not entry.flag & 0x40 else " "
         lines.append(
-            f"{lock} {entry.name.name:<8} {entry.name.ext:<3} {entry.sector_count:03d}{high}"
+            f"{lock}{high}{entry.name.name:<8}{entry.name.ext:<3} {entry.sector_count:03d}"
         )
     lines.append(f"{disk.free_sectors:03d} FREE SECTORS")
     return lines
