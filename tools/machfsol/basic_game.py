@@ -23,10 +23,14 @@ RESTORE and ON target is checked against the generated listing.
 
 from __future__ import annotations
 
+import argparse
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from a8.files import write_atomically
 from machfsol.errors import MachfsolError
 
 #: The variants the source knows (their King-pile rules differ).
@@ -186,3 +190,38 @@ def _without_strings(text: str) -> str:
 def to_atascii(listing: str) -> bytes:
     """The listing as ATASCII bytes (0x9B line ends), ready for ENTER or the tokenizer."""
     return listing.replace("\n", "\x9b").encode("latin-1")
+
+
+# ------------------------------------------------------------------ the command
+
+
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    """Add ``machfsol listing``: write the generated listing of one game."""
+    listing = subparsers.add_parser(
+        "listing",
+        help="write the Atari BASIC listing of MACHFSOL.1 or .2 (generated from basic_src/)",
+    )
+    listing.add_argument("variant", type=int, choices=VARIANTS)
+    listing.add_argument(
+        "-o", "--output", type=Path, help="file to write (default: standard output)"
+    )
+    listing.add_argument(
+        "--atascii",
+        action="store_true",
+        help="ATASCII line ends (0x9B), as ENTER reads it on an Atari or in atari800",
+    )
+    listing.add_argument(
+        "--strip-remarks", action="store_true", help="leave out the lines holding only a REM"
+    )
+    listing.set_defaults(handler=run_listing)
+
+
+def run_listing(args: argparse.Namespace) -> int:
+    text = generate(args.variant, strip_remarks=args.strip_remarks)
+    data = to_atascii(text) if args.atascii else text.encode("ascii")
+    if args.output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        write_atomically(args.output, data)
+    return 0

@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "machfsol.build",
     "machfsol.play",
     "machfsol.verify",
+    "machfsol.basic_game",
 )
 
 
