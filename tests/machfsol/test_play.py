@@ -23,7 +23,15 @@ from machfsol.deal import deal
 from machfsol.play import Session
 from machfsol.play_input import Action, InputError, NewDeal, PlayCard, Simple, Target, Undo, parse
 from machfsol.rules import DRAW, Move, Place, Position, variant
-from machfsol.table_view import CardFace, Style, TableTitle, render_table, wants_colour
+from machfsol.table_view import (
+    CLEAR_SCREEN,
+    CardFace,
+    Style,
+    TableTitle,
+    is_ansi_terminal,
+    render_table,
+    wants_colour,
+)
 from machfsol.transcript import Player, of_game
 
 from .support import order_with
@@ -233,6 +241,18 @@ def test_colour_needs_a_terminal_and_no_NO_COLOR() -> None:
     assert not wants_colour(_Tty(), {"TERM": "xterm", "NO_COLOR": "1"})
     assert not wants_colour(_Tty(), {"TERM": "dumb"})
     assert not wants_colour(io.StringIO(), {"TERM": "xterm"})
+    assert is_ansi_terminal(_Tty(), {"TERM": "xterm", "NO_COLOR": "1"})
+    assert not is_ansi_terminal(io.StringIO(), {"TERM": "xterm"})
+
+
+def test_a_terminal_keeps_the_table_in_place() -> None:
+    out = io.StringIO()
+    session = Session(variant(1), CardFace(), out, clear=True)
+    session.start(deal(1, 52), 1)
+    session.obey("")
+    assert out.getvalue().count(CLEAR_SCREEN) == 2
+    assert out.getvalue().startswith(CLEAR_SCREEN + "MAChFsol 1, deal 1")
+    assert CLEAR_SCREEN not in seeded(1).first
 
 
 # --------------------------------------------------------------------------- moves
@@ -271,7 +291,7 @@ def test_destination_words_and_notation() -> None:
     [
         ("2", "the 5 of clubs has nowhere to go yet: its Ace pile needs the ace of clubs"),
         ("1 as", "the Ace pile of spades takes only hearts"),
-        ("1 ks", "the King pile of spades has not started (its King is not out)"),
+        ("1 ks", "the King pile of spades has not started: its King is not out yet"),
         ("1 k", "no King pile takes it (they take one rank lower, same suit)"),
         ("d", "the discard pile is empty"),
         ("kh", "the King pile of hearts is empty"),

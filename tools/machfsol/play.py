@@ -2,8 +2,9 @@
 
 The game is line-oriented on purpose: it reads one command a line (machfsol.play_input
 says which) and answers by drawing the whole table again (machfsol.table_view) with a
-one-line message under it. That works the same in any terminal, through a pipe and in
-tests, with no curses and no raw keyboard mode.
+one-line message under it; on an ANSI terminal the screen is cleared first so that the
+table stays in place. That works the same in any terminal, through a pipe and in tests,
+with no curses and no raw keyboard mode.
 
 Everything the game knows about the rules comes from the engine: legality from
 ``Position.is_legal``, undo from ``Position.pop``, the hint and "play to the end" from
@@ -45,12 +46,14 @@ from machfsol.play_input import (
 )
 from machfsol.rules import DRAW, KingBuild, Move, Place, Position, Variant, variant
 from machfsol.table_view import (
+    CLEAR_SCREEN,
     CardFace,
     Style,
     TableTitle,
     count_of,
     describe_move,
     describe_steps,
+    is_ansi_terminal,
     place_key,
     render_table,
     tableau_number,
@@ -98,7 +101,9 @@ def run_play(args: argparse.Namespace) -> int:
         order = deal(seed, size)
     face = CardFace(Style(args.style), wants_colour(sys.stdout))
     transcript = None if args.transcript is None else Path(args.transcript)
-    session = Session(variant(args.variant), face, sys.stdout, transcript)
+    session = Session(
+        variant(args.variant), face, sys.stdout, transcript, clear=is_ansi_terminal(sys.stdout)
+    )
     session.start(order, seed)
     return session.run(input)
 
@@ -131,12 +136,14 @@ class Session:
         out: TextIO,
         transcript: Path | None = None,
         seeds: Callable[[], int] = random_seed,
+        clear: bool = False,
     ) -> None:
         self.variant = game
         self.face = face
         self.out = out
         self.transcript = transcript
         self.seeds = seeds
+        self.clear = clear
         self._game: _Game | None = None
         self._games_started = 0
 
@@ -312,7 +319,7 @@ class Session:
         cards = self.position.king_piles()["SHCD".index(pile.name[1])]
         name = self.face.place_name(pile)
         if not cards:
-            return f"{name} has not started (its King is not out)"
+            return f"{name} has not started: its King is not out yet"
         return f"{name} shows the {self.face.name(cards[-1])} and takes {self._king_rule()}"
 
     def _hint(self) -> str:
@@ -367,7 +374,8 @@ class Session:
         title = TableTitle(
             self.variant.title, self.variant.king_build, game.seed, position.deck.size
         )
-        self.out.write("\n" + render_table(position, self.face, title) + "\n")
+        self.out.write(CLEAR_SCREEN if self.clear else "\n")
+        self.out.write(render_table(position, self.face, title) + "\n")
         if message:
             self.out.write(message + "\n")
         if position.is_won():

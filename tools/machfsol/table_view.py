@@ -44,16 +44,25 @@ class Style(enum.Enum):
     SPANISH = "spanish"
 
 
-def wants_colour(stream: TextIO, environ: Mapping[str, str] | None = None) -> bool:
-    """ANSI colour only on a terminal that is not "dumb", and never when NO_COLOR is set
-    (https://no-color.org: any non-empty value), so pipes and logs get plain text."""
+def is_ansi_terminal(stream: TextIO, environ: Mapping[str, str] | None = None) -> bool:
+    """A terminal that understands ANSI escape codes: a tty whose TERM is not "dumb".
+    Pipes, files and logs get plain text."""
     env = os.environ if environ is None else environ
-    if env.get("NO_COLOR"):
-        return False
     if env.get("TERM", "") == "dumb":
         return False
     isatty = getattr(stream, "isatty", None)
     return bool(isatty and isatty())
+
+
+def wants_colour(stream: TextIO, environ: Mapping[str, str] | None = None) -> bool:
+    """Colour on an ANSI terminal, unless NO_COLOR is set (https://no-color.org: any
+    non-empty value)."""
+    env = os.environ if environ is None else environ
+    return not env.get("NO_COLOR") and is_ansi_terminal(stream, env)
+
+
+#: Moves the cursor home and clears the screen, so that the table stays in place.
+CLEAR_SCREEN = "\x1b[H\x1b[2J"
 
 
 @dataclass(frozen=True)
