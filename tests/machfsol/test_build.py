@@ -9,6 +9,8 @@ import pytest
 from a8.disk.atr import AtrImage
 from a8.disk.check import check_disk
 from a8.disk.dos2 import Dos2Disk
+from a8.emu.emulator import EmulatorOptions, Machine, run
+from a8.emu.script import Script
 from machfsol.cli import main
 
 
@@ -34,15 +36,29 @@ def test_build_is_deterministic_and_clean(tmp_path: Path, placeholder: bool) -> 
     [("xl", True, "1"), ("xl", False, "2"), ("800", True, "2"), ("800", False, "1")],
 )
 def test_the_game_disk_boots_into_the_game(
-    atari800: str, tmp_path: Path, machine: str, sio_patch: bool, key: str
+    atari800: str, tmp_path: Path, machine: Machine, sio_patch: bool, key: str
 ) -> None:
-    """Boot the built disk, pick a game: it starts and runs its test mode from H1:."""
-    from tests.a8.disk.booting import boot
+    """Boot the built disk and pick a game: it starts and runs its test mode from H1:.
 
+    With a configuration that lists no deal the game writes its done marker and
+    ends; the keyboard then lists line 2, which names the variant.
+    """
     disk = tmp_path / "MACHFSOL.ATR"
     assert main(["build", "-o", str(disk)]) == 0
     hdir = tmp_path / "h"
     hdir.mkdir()
     (hdir / "MFTEST.CFG").write_bytes(b"MFTEST 1\x9bEND\x9b")
-    boot(atari800, tmp_path, disk, [600, key, 6000], machine=machine, sio_patch=sio_patch)
+    script = (
+        Script()
+        .wait(600)
+        .key(key)
+        .wait_for_file("MFDONE.TXT", 6000)
+        .wait(300)
+        .type('LIST "H1:LINE2.LST",2,2\n')
+        .wait_for_file("LINE2.LST", 600)
+    )
+    options = EmulatorOptions(machine=machine, sio_patch=sio_patch, disk=disk, hdir=hdir)
+    result = run(options, script)
+    assert result.reason == "script-end", result.log
     assert (hdir / "MFDONE.TXT").read_bytes().startswith(b"DONE 0 FRE ")
+    assert f"VARIANT {key}".encode() in (hdir / "LINE2.LST").read_bytes()

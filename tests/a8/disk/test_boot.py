@@ -16,9 +16,9 @@ from a8.disk.boot import (
 )
 from a8.disk.check import check_disk
 from a8.disk.dos2 import Density, Dos2Disk
+from a8.emu.emulator import EmulatorOptions, Machine, RunResult, run
+from a8.emu.script import Script
 from machfsol.placeholder import placeholder_program
-
-from .booting import boot, memory_after
 
 
 def menu_disk(path: Path, density: Density = Density.SINGLE) -> Dos2Disk:
@@ -55,6 +55,38 @@ def test_bad_title(tmp_path: Path) -> None:
 
 
 CHECK_RUN = 'OPEN #1,8,0,"H1:RAN.TXT":PRINT #1;PEEK(1536):CLOSE #1\n'
+#: Frames to let the machine boot (the menu waits for a key), and to load and run.
+BOOT_FRAMES = 600
+LOAD_FRAMES = 900
+
+
+def boot(
+    tmp_path: Path,
+    disk: Path,
+    script: Script,
+    *,
+    machine: Machine = "xl",
+    sio_patch: bool = True,
+    basic: bool = True,
+    option_held: bool = False,
+) -> tuple[RunResult, Path]:
+    """Boot ``disk`` in atari800 and play ``script``; returns the result and the H1: folder."""
+    hdir = tmp_path / "h"
+    hdir.mkdir(exist_ok=True)
+    options = EmulatorOptions(
+        machine=machine,
+        sio_patch=sio_patch,
+        basic=basic,
+        option_held=option_held,
+        disk=disk,
+        hdir=hdir,
+        timeout_s=120,
+    )
+    return run(options, script), hdir
+
+
+def screen_text(result: RunResult) -> str:
+    return "\n".join(line.rstrip() for line in result.screens[0].text_lines())
 
 
 @pytest.mark.emulator
@@ -63,13 +95,25 @@ CHECK_RUN = 'OPEN #1,8,0,"H1:RAN.TXT":PRINT #1;PEEK(1536):CLOSE #1\n'
 @pytest.mark.parametrize("sio_patch", [True, False], ids=["sio-patch", "nopatch"])
 @pytest.mark.parametrize("choice", [1, 2])
 def test_boot_menu_runs_the_chosen_program(
-    atari800: str, tmp_path: Path, machine: str, sio_patch: bool, choice: int
+    atari800: str, tmp_path: Path, machine: Machine, sio_patch: bool, choice: int
 ) -> None:
     disk = tmp_path / "M.ATR"
     menu_disk(disk)
-    steps: list[int | str] = [600, str(choice), 900]
-    steps += [CHECK_RUN, 200, 'LIST "H1:P.LST"\n', 300]
-    hdir = boot(atari800, tmp_path, disk, steps, machine=machine, sio_patch=sio_patch)
+    script = (
+        Script()
+        .wait(BOOT_FRAMES)
+        .screenshot(str(tmp_path / "menu.png"))
+        .key(str(choice))
+        .wait(LOAD_FRAMES)
+        .type(CHECK_RUN)
+        .wait_for_file("RAN.TXT", 600)
+        .type('LIST "H1:P.LST"\n')
+        .wait_for_file("P.LST", 600)
+    )
+    result, hdir = boot(tmp_path, disk, script, machine=machine, sio_patch=sio_patch)
+    assert result.reason == "script-end", result.log
+    # The menu: the title and one line per entry.
+    assert screen_text(result).startswith("  MAChFsol\n  1 MAChFsol 1\n  2 MAChFsol 2\n")
     # The program ran (its POKE left the variant number) and the keyboard works.
     assert (hdir / "RAN.TXT").read_bytes() == f"{choice}\x9b".encode("latin-1")
     listing = (hdir / "P.LST").read_bytes()
@@ -78,16 +122,20 @@ def test_boot_menu_runs_the_chosen_program(
 
 @pytest.mark.emulator
 @pytest.mark.slow
-def test_without_basic_a_message(atari800: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("machine", "basic", "option_held"),
+    [("xl", False, False), ("xl", True, True), ("800", False, False)],
+    ids=["xl-nobasic", "xl-option-held", "800-no-cartridge"],
+)
+def test_without_basic_a_message(
+    atari800: str, tmp_path: Path, machine: Machine, basic: bool, option_held: bool
+) -> None:
     disk = tmp_path / "M.ATR"
     menu_disk(disk)
-    memory = memory_after(atari800, tmp_path, disk, 3.0, [0x0058], basic=False)
-    screen = memory[0x58] | memory[0x59] << 8
-    memory = memory_after(atari800, tmp_path, disk, 3.0, [screen], basic=False)
-    text = bytes(memory[screen + i] for i in range(40))
-    # screen codes: ATASCII minus 0x20 for upper case
-    expected = bytes(ord(c) - 0x20 if c != " " else 0 for c in "NEEDS BASIC (NO OPTION)")
-    assert expected in text
+    script = Script().wait(BOOT_FRAMES).screenshot(str(tmp_path / "screen.png"))
+    result, _ = boot(tmp_path, disk, script, machine=machine, basic=basic, option_held=option_held)
+    assert result.reason == "script-end", result.log
+    assert screen_text(result).startswith("  NEEDS BASIC (NO OPTION)\n")
 
 
 @pytest.mark.emulator
@@ -96,8 +144,16 @@ def test_without_basic_a_message(atari800: str, tmp_path: Path) -> None:
 def test_boot_menu_on_other_densities(atari800: str, tmp_path: Path, density: Density) -> None:
     disk = tmp_path / "M.ATR"
     menu_disk(disk, density)
-    steps: list[int | str] = [600, "2", 900, CHECK_RUN, 300]
-    hdir = boot(atari800, tmp_path, disk, steps, machine="xl", sio_patch=False)
+    script = (
+        Script()
+        .wait(BOOT_FRAMES)
+        .key("2")
+        .wait(LOAD_FRAMES)
+        .type(CHECK_RUN)
+        .wait_for_file("RAN.TXT", 600)
+    )
+    result, hdir = boot(tmp_path, disk, script, sio_patch=False)
+    assert result.reason == "script-end", result.log
     assert (hdir / "RAN.TXT").read_bytes() == b"2\x9b"
 
 
@@ -105,7 +161,7 @@ def test_boot_menu_on_other_densities(atari800: str, tmp_path: Path, density: De
 @pytest.mark.slow
 @pytest.mark.parametrize(("machine", "sio_patch"), [("xl", True), ("800", False)])
 def test_read_error_gives_a_message(
-    atari800: str, tmp_path: Path, machine: str, sio_patch: bool
+    atari800: str, tmp_path: Path, machine: Machine, sio_patch: bool
 ) -> None:
     """A chain that leads off the disk: retries, READ ERROR on screen, BASIC's error."""
     disk = Dos2Disk.new(source="E.ATR")
@@ -117,18 +173,18 @@ def test_read_error_gives_a_message(
     path = tmp_path / "E.ATR"
     path.write_bytes(disk.to_bytes())
     status = 'OPEN #1,8,0,"H1:E.TXT":PRINT #1;PEEK(195):CLOSE #1\n'
-    screen = (
-        'OPEN #1,8,0,"H1:S.TXT":FOR I=4 TO 13:PUT #1,PEEK(PEEK(88)+256*PEEK(89)+I)'
-        ":NEXT I:CLOSE #1\n"
+    script = (
+        Script()
+        .wait(BOOT_FRAMES)
+        .key("1")
+        .wait(3000)
+        .screenshot(str(tmp_path / "error.png"))
+        .type(status)
+        .wait_for_file("E.TXT", 600)
     )
-    hdir = boot(
-        atari800,
-        tmp_path,
-        path,
-        [600, "1", 3000, screen, 300, status, 300],
-        machine=machine,
-        sio_patch=sio_patch,
-    )
-    message = bytes(ord(c) - 0x20 if c != " " else 0 for c in "READ ERROR")
-    assert (hdir / "S.TXT").read_bytes() == message
+    result, hdir = boot(tmp_path, path, script, machine=machine, sio_patch=sio_patch)
+    assert result.reason == "script-end", result.log
+    lines = screen_text(result).splitlines()
+    assert lines[0] == "    READ ERROR"
+    assert lines[1].split()[0] == "Error-"  # Altirra BASIC's spelling
     assert int((hdir / "E.TXT").read_bytes()[:-1]) >= 128  # an SIO error status
