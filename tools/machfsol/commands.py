@@ -42,8 +42,13 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     check.add_argument("files", nargs="+", metavar="FILE")
     check.set_defaults(handler=run_check)
 
-    main = subparsers.add_parser("main", help="the main job (for now: an engine demo)")
+    main = subparsers.add_parser(
+        "main", help="the main job: engine demo, then build and verify atr/MACHFSOL.ATR"
+    )
     main.add_argument("--deals", type=int, default=1000, help="sample size (default 1000)")
+    main.add_argument(
+        "--seeds", type=int, default=20, help="deals verified per variant in atari800 (default 20)"
+    )
     main.set_defaults(handler=run_main)
 
 
@@ -98,9 +103,12 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_main(args: argparse.Namespace) -> int:
-    """Engine demo: a few autoplayed deals, then win rates over a small sample."""
+    """Engine demo: a few autoplayed deals, then win rates over a small sample; then the
+    game disk is built and verified in the emulator (:func:`machfsol.verify.main_job`)."""
     if not 1 <= args.deals <= 1_000_000:
         raise UsageError(f"--deals {args.deals} is not in 1..1000000")
+    if not 1 <= args.seeds <= 10_000:
+        raise UsageError(f"--seeds {args.seeds} is not in 1..10000")
     print("MAChFsol reference engine: autoplay demo")
     for number in (1, 2):
         game = variant(number)
@@ -127,4 +135,6 @@ def run_main(args: argparse.Namespace) -> int:
                 f"  variant {number}, {size} cards, seeds 1..{args.deals}: {rates} "
                 f"({seconds:.1f} s)"
             )
-    return 0
+    from machfsol.verify import main_job  # the emulator harness, only needed here
+
+    return main_job(seeds=args.seeds)

@@ -129,7 +129,8 @@ def game_disk(path: Path) -> Path:
 def disk_launches(disk: Path, variants: Sequence[int]) -> tuple[Launch, ...]:
     if not disk.is_file():
         raise UsageError(f"{disk}: disk image not found")
-    return tuple(GameDisk(disk, variant) for variant in variants)
+    # atari800 runs in a scratch folder: a relative path would not find the disk there
+    return tuple(GameDisk(disk.resolve(), variant) for variant in variants)
 
 
 def program_launch(path: Path, variant: int | None) -> GameProgram:
