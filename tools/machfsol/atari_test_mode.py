@@ -21,9 +21,12 @@ Configuration format (ATASCII lines)::
 the character set in use and the colour registers 709, 710 and 712, which
 :mod:`machfsol.atari_screen` turns into a PNG: a picture of what the program drew.
 
-The program is loaded by typing ``ENTER "H1:MACHFSOL.LST"`` into the emulator's
-BASIC; the copy put in the folder ends with an immediate ``RUN`` line, which BASIC
-executes as soon as ENTER reaches it.
+By default the program is loaded by typing ``ENTER "H1:MACHFSOL.LST"`` into the
+emulator's BASIC, so that BASIC's own tokenizer reads the listing; the copy put in the
+folder ends with an immediate ``RUN`` line, which BASIC executes as soon as ENTER
+reaches it. With ``tokenized=True`` the listing goes through ``a8.basic.tokenize``
+instead (the program as the game disk carries it) and is started with
+``RUN "H1:MACHFSOL.BAS"``.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from a8.basic import tokenize
 from a8.emu.emulator import EmulatorOptions, run
 from a8.emu.script import Script
 from machfsol import basic_game
@@ -45,6 +49,7 @@ CONFIG_NAME = "MFTEST.CFG"
 DONE_NAME = "MFDONE.TXT"
 SCREEN_NAME = "SCREEN.BIN"
 LISTING_NAME = "MACHFSOL.LST"
+PROGRAM_NAME = "MACHFSOL.BAS"
 MAGIC = "MFTEST 1"
 EOL = b"\x9b"
 
@@ -128,13 +133,15 @@ def run_deals(
     style: int = 0,
     screen: tuple[Deal, int] | None = None,
     listing: str | None = None,
+    tokenized: bool = False,
     folder: Path | None = None,
     options: EmulatorOptions | None = None,
 ) -> TestModeRun:
     """Run MACHFSOL.<variant> in atari800 on these deals; return what it wrote.
 
-    ``listing`` defaults to the generated program; ``folder`` (the H1: folder) to a
-    temporary one. Raises AtariTestModeError when the program reports an error or does
+    ``listing`` defaults to the generated program; ``tokenized`` loads it as the SAVE
+    file a8.basic makes rather than through ENTER; ``folder`` (the H1: folder) defaults
+    to a temporary one. Raises AtariTestModeError when the program reports an error or does
     not finish in time.
     """
     seeds = [item.seed for item in deals]
@@ -144,7 +151,13 @@ def run_deals(
         hdir.mkdir(parents=True, exist_ok=True)
         for stale in [*hdir.glob("T*.TXT"), hdir / DONE_NAME, hdir / SCREEN_NAME]:
             stale.unlink(missing_ok=True)
-        (hdir / LISTING_NAME).write_bytes(basic_game.to_atascii(program) + b"RUN" + EOL)
+        if tokenized:
+            (hdir / PROGRAM_NAME).write_bytes(tokenize(program))
+            command = f'RUN "H1:{PROGRAM_NAME}"\n'
+        else:
+            (hdir / LISTING_NAME).write_bytes(basic_game.to_atascii(program) + b"RUN" + EOL)
+            command = f'ENTER "H1:{LISTING_NAME}"\n'
+
         (hdir / CONFIG_NAME).write_bytes(config_text(deals, style=style, screen=screen))
         budget = START_FRAMES + FRAMES_PER_DEAL * (len(seeds) + (screen is not None))
         base = options if options is not None else EmulatorOptions()
@@ -158,12 +171,7 @@ def run_deals(
             timeout_s=max(base.timeout_s, 60.0 + budget / 600),
             turbo=base.turbo,
         )
-        script = (
-            Script()
-            .wait(BOOT_FRAMES)
-            .type(f'ENTER "H1:{LISTING_NAME}"\n')
-            .wait_for_file(DONE_NAME, budget)
-        )
+        script = Script().wait(BOOT_FRAMES).type(command).wait_for_file(DONE_NAME, budget)
         result = run(emulator, script)
         done = hdir / DONE_NAME
         if not done.exists():
