@@ -14,16 +14,16 @@ from a8.disk.dos2 import (
     Dos2Disk,
     Dos2Error,
     FileName,
-    _bits_set,
+    bitmap_sectors,
 )
 
 
 def bitmap_free_count(disk: Dos2Disk) -> int:
     """Free sectors counted straight from the VTOC bitmap bytes."""
     vtoc = disk.image.read_sector(360)
-    count = sum(1 for _ in _bits_set(vtoc, 10, 0, 720))
+    count = sum(1 for _ in bitmap_sectors(vtoc, 10, 0, 720))
     if disk.geometry.has_vtoc2:
-        count += sum(1 for _ in _bits_set(disk.image.read_sector(1024), 84, 720, 1024))
+        count += sum(1 for _ in bitmap_sectors(disk.image.read_sector(1024), 84, 720, 1024))
     return count
 
 

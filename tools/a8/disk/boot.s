@@ -4,25 +4,26 @@
 ; parameter block below (sector size, menu text, the files' start sectors) and
 ; appends the menu text. The whole image must fit boot sectors 1-3 (384 bytes).
 ;
-; How it works:
+; How it works (docs/ATR.md tells it at more length):
 ;  1. The OS reads sectors 1-3 to $0700 and calls BOOT (load address + 6).
-;  2. BOOT checks that a cartridge ROM (BASIC) answers at $A000-$BFFF; if not it
+;  2. BOOT checks that a cartridge ROM (BASIC) answers at $BFFC; if not it
 ;     prints a message and stops. Otherwise it prints the menu and waits for a
-;     digit key (polling CH, the OS keyboard buffer).
+;     digit key (reading CH, the OS keyboard code, with interrupts masked).
 ;  3. It hooks the screen editor: the E: entry of the handler table (HATABS) is
 ;     pointed at a RAM copy of the editor's vector table whose GET BYTE and CLOSE
-;     entries are ours. Then it returns; the OS calls DOSINI (which raises MEMLO
-;     above the loader) and starts the cartridge.
-;  4. BASIC prints READY and reads a line from E:: our GET BYTE answers
-;     RUN "E:" and an end of line. BASIC opens E: again for the program and
-;     reads it through our GET BYTE, which follows the file's DOS 2 sector chain
-;     with SIO. When BASIC closes the file our CLOSE puts the original vector
-;     table back, so the keyboard and screen work normally from then on.
+;     entries are ours, and MEMLO is raised above the loader (DOSINI does it
+;     again after every RESET). Then it returns and the OS starts BASIC.
+;  4. BASIC prints its prompt and reads a line from E:: our GET BYTE answers
+;     RUN "E:" and an end of line. BASIC closes its channels (ignored), opens E:
+;     again for the program and reads it through our GET BYTE, which follows the
+;     file's DOS 2 sector chain with SIO. When BASIC closes the file our CLOSE
+;     puts the editor's own table back: the keyboard and screen work normally.
 ;  5. A sector that cannot be read after three tries: the hook is removed, a
-;     message is written on the top screen line and BASIC gets an error status.
+;     message is written on the top screen line and BASIC gets the SIO status.
 ;
-; Only documented OS entry points and tables are used: HATABS, the handler
-; vector table layout, CIOV, SIOV and the device control block.
+; Only documented OS entry points and tables are used: HATABS and its standard
+; order (P: C: E: S: K:), the handler vector table layout, EDITRV, CIOV, SIOV,
+; the device control block, CH, MEMLO and DOSINI.
 
 ; --- OS locations -------------------------------------------------------------
 .alias SAVMSC  $58      ; screen memory address
@@ -152,7 +153,7 @@ print:   sta ICBAL
          sta ICCOM
          jmp CIOV
 
-; --- the hooked handler: GET BYTE ------------------------------------------------
+; --- the hooked handler: GET BYTE (A: the byte, Y: status; X kept for CIO) -----
 get:     stx savex
 getfile: ldy bufpos
          cpy bufused

@@ -134,7 +134,7 @@ class FileName:
 
     @classmethod
     def parse(cls, text: str) -> FileName:
-        base, dot, ext = text.upper().partition(".")
+        base, _, ext = text.upper().partition(".")
         where = f"file name {text!r}"
         if not base or len(base) > 8:
             raise Dos2Error(f"{where}: the name needs 1 to 8 characters before the dot")
@@ -145,8 +145,6 @@ class FileName:
         for char in base + ext:
             if not (char.isascii() and char.isalnum()):
                 raise Dos2Error(f"{where}: {char!r} is not a letter or digit")
-        if dot and not ext:
-            return cls(base, "")
         return cls(base, ext)
 
     @classmethod
@@ -255,11 +253,9 @@ class Dos2Disk:
 
     @classmethod
     def new(cls, density: Density = Density.SINGLE, source: str = "<image>") -> Dos2Disk:
+        """A formatted, empty disk: every sector free but the system's."""
         geometry = GEOMETRIES[density]
-        image = AtrImage.blank(geometry.sector_count, geometry.sector_size, source)
-        disk = cls.__new__(cls)
-        disk.image = image
-        disk.geometry = geometry
+        disk = cls(AtrImage.blank(geometry.sector_count, geometry.sector_size, source))
         reserved = system_sectors(geometry)
         disk.free = {s for s in bitmap_range(geometry) if s not in reserved}
         disk._write_vtoc()
@@ -278,10 +274,10 @@ class Dos2Disk:
 
     def _read_bitmap(self) -> set[int]:
         """Free sectors according to the VTOC bitmap(s) (the free counts are not used)."""
-        free = set(_bits_set(self._vtoc(), VTOC_BITMAP_OFFSET, 0, FIRST_HIGH_SECTOR))
+        free = set(bitmap_sectors(self._vtoc(), VTOC_BITMAP_OFFSET, 0, FIRST_HIGH_SECTOR))
         if self.geometry.has_vtoc2:
             free |= set(
-                _bits_set(
+                bitmap_sectors(
                     self._vtoc2(),
                     VTOC2_BITMAP_OFFSET,
                     FIRST_HIGH_SECTOR,
@@ -453,8 +449,11 @@ class Dos2Disk:
             self.image.write_sector(sector, padded[start : start + 128])
 
 
-def _bits_set(raw: bytes, offset: int, first: int, stop: int) -> Iterator[int]:
-    """Sectors ``first..stop-1`` whose bit is 1 in a bitmap starting at ``raw[offset]``."""
+def bitmap_sectors(raw: bytes, offset: int, first: int, stop: int) -> Iterator[int]:
+    """Free sectors among ``first..stop-1`` in a bitmap starting at ``raw[offset]``.
+
+    DOS 2 bitmaps give one bit per sector, most significant bit first, 1 = free.
+    """
     for sector in range(first, stop):
         bit = sector - first
         if raw[offset + bit // 8] & (0x80 >> (bit % 8)):
@@ -462,6 +461,7 @@ def _bits_set(raw: bytes, offset: int, first: int, stop: int) -> Iterator[int]:
 
 
 def _bitmap_bytes(free: set[int], first: int, stop: int) -> bytes:
+    """The bitmap of sectors ``first..stop-1`` (the inverse of :func:`bitmap_sectors`)."""
     out = bytearray(-(-(stop - first) // 8))
     for sector in range(first, stop):
         if sector in free:
