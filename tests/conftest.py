@@ -8,20 +8,17 @@ only when the user asks for it explicitly with A8_SKIP_EMULATOR=1 (never in CI).
 from __future__ import annotations
 
 import os
-import shutil
 
 import pytest
+
+from a8.emu.emulator import EmulatorMissingError, find_atari800
 
 
 @pytest.fixture(scope="session")
 def atari800() -> str:
-    path = shutil.which("atari800")
-    if path is None:
+    try:
+        return str(find_atari800())  # honours $A8_ATARI800, else PATH
+    except EmulatorMissingError as error:
         if os.environ.get("A8_SKIP_EMULATOR") == "1" and not os.environ.get("CI"):
-            pytest.skip("atari800 missing and A8_SKIP_EMULATOR=1")
-        pytest.fail(
-            "atari800 is not installed: run `bash .ci/setup` (it adds Debian contrib and "
-            "runs `apt-get install atari800`), or `a8 emu doctor` for details",
-            pytrace=False,
-        )
-    return path
+            pytest.skip(f"A8_SKIP_EMULATOR=1: {error}")
+        pytest.fail(f"{error}; `a8 emu doctor` checks the rest of the set-up", pytrace=False)

@@ -1,10 +1,125 @@
-"""Sub-commands of ``a8`` for this package (filled in by its issue)."""
+"""``a8 emu run`` and ``a8 emu doctor``: the emulator runner from the command line."""
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
 from typing import Any
+
+from a8.emu.doctor import diagnose, report
+from a8.emu.emulator import EmulatorOptions, RunResult, run
+from a8.emu.launch import LaunchError, stage_program
+from a8.emu.script import Script
+from a8.files import write_atomically
+
+#: Frames run when neither a script nor --frames says otherwise (10 s NTSC).
+DEFAULT_FRAMES = 600
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
-    """Add this package's sub-commands (none yet)."""
+    """Add ``a8 emu`` and its sub-commands."""
+    emu = subparsers.add_parser("emu", help="run programs and disks headless in atari800")
+    commands = emu.add_subparsers(dest="emu_command", metavar="ACTION", required=True)
+
+    runner = commands.add_parser(
+        "run",
+        help="boot a disk, or run a .BAS/.LST program, headless",
+        description=(
+            "Boot atari800 headless (no window, no sound) and play an input script. "
+            "A .ATR boots from drive 1; a .BAS or .LST file is copied into the H: folder "
+            "and run from BASIC after boot. Without --script the machine runs --frames "
+            "frames. Exit status 0 when the script ran to its end and the emulator quit "
+            "cleanly, 1 otherwise."
+        ),
+    )
+    runner.add_argument("target", nargs="?", type=Path, help=".ATR, .BAS or .LST file")
+    runner.add_argument("--script", type=Path, help="input script (format: docs/EMULATOR.md)")
+    runner.add_argument(
+        "--frames",
+        type=int,
+        default=None,
+        help=f"frames to run after the start (default without --script: {DEFAULT_FRAMES})",
+    )
+    runner.add_argument("--hdir", type=Path, help="host folder mapped as H1: (default: temporary)")
+    runner.add_argument("--machine", choices=["xl", "800"], default="xl")
+    runner.add_argument("--tv", choices=["ntsc", "pal"], default="ntsc")
+    runner.add_argument("--os-rom", type=Path, help="your own OS ROM (else $A8_OS_ROM, built-in)")
+    runner.add_argument("--basic-rom", type=Path, help="your own BASIC ROM (else $A8_BASIC_ROM)")
+    runner.add_argument("--no-basic", action="store_true", help="boot without BASIC")
+    runner.add_argument(
+        "--no-sio-patch", action="store_true", help="real SIO timing (atari800 -nopatch)"
+    )
+    runner.add_argument("--max-frames", type=int, help="stop after this many frames")
+    runner.add_argument("--timeout", type=float, default=120.0, help="wall-clock seconds")
+    runner.add_argument("--screenshot", type=Path, help="PNG of the screen at the end")
+    runner.add_argument("--log", type=Path, help="where to keep atari800's log")
+    runner.set_defaults(handler=cmd_run)
+
+    doctor = commands.add_parser(
+        "doctor",
+        help="check that atari800 and everything the runner needs are in place",
+        description="Check atari800, Debian contrib, ROM files, H: access and a real "
+        "headless run; print the commands that fix what is missing (exit 1 then).",
+    )
+    doctor.add_argument("--hdir", type=Path, help="H: folder to check for write access")
+    doctor.set_defaults(handler=cmd_doctor)
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    return report(diagnose(args.hdir))
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    script = Script.load(args.script) if args.script is not None else None
+    frames = args.frames if args.frames is not None else (None if script else DEFAULT_FRAMES)
+    with tempfile.TemporaryDirectory(prefix="a8emu-h-") as spare:
+        hdir: Path = args.hdir if args.hdir is not None else Path(spare)
+        disk = None
+        start = Script()
+        target: Path | None = args.target
+        if target is not None:
+            if target.suffix.upper() == ".ATR":
+                disk = target
+            elif target.suffix.upper() in (".BAS", ".LST"):
+                hdir.mkdir(parents=True, exist_ok=True)
+                start = stage_program(target, hdir)
+            else:
+                raise LaunchError(f"{target}: give a .ATR, .BAS or .LST file")
+        options = EmulatorOptions(
+            machine=args.machine,
+            tv=args.tv,
+            basic=not args.no_basic,
+            os_rom=args.os_rom,
+            basic_rom=args.basic_rom,
+            sio_patch=not args.no_sio_patch,
+            disk=disk,
+            hdir=hdir,
+            max_frames=args.max_frames,
+            timeout_s=args.timeout,
+        )
+        whole = start + (script or Script())
+        if frames:
+            whole = whole.wait(frames)
+        if args.screenshot is not None:
+            whole = whole.screenshot(str(args.screenshot))
+        result = run(options, whole)
+    return _summarise(result, args.log)
+
+
+def _summarise(result: RunResult, log: Path | None) -> int:
+    if log is None:
+        descriptor, name = tempfile.mkstemp(prefix="a8emu-", suffix=".log")
+        os.close(descriptor)
+        log = Path(name)
+    write_atomically(log, result.log.encode("utf-8"))
+    print(f"ended: {result.reason}, exit status {result.exit_status}, {result.frames} frames")
+    for path in result.screenshots:
+        print(f"screenshot: {path}")
+    print(f"log: {log}")
+    if not result.ok:
+        print(f"the run did not end cleanly ({result.reason})", file=sys.stderr)
+        return 1
+    return 0

@@ -301,7 +301,7 @@ class _Session:
         while self._unread():
             self._check_alive()
             time.sleep(delay)
-            delay = min(delay * 2, 0.005)
+            delay = min(delay * 2, 0.001)
 
     def _budget(self, count: int) -> int:
         """How many of ``count`` frames the frame limit still allows."""

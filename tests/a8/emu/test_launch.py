@@ -1,0 +1,69 @@
+"""Starting programs and disks: .BAS and .LST through H:, .ATR from drive 1."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from a8.basic.convert import tokenize
+from a8.cli import main
+from a8.disk.boot import MenuEntry, install_boot_menu
+from a8.disk.dos2 import Dos2Disk
+from a8.emu.emulator import EmulatorOptions
+from a8.emu.launch import LaunchError, h_name, run_program, stage_program
+from a8.emu.script import Script, TypeText
+
+WRITES_SQUARES = '10 OPEN #1,8,0,"H1:OUT.TXT"\n20 FOR I=1 TO 3:PRINT #1;I*I:NEXT I\n30 CLOSE #1\n'
+
+
+def test_h_names() -> None:
+    assert h_name(Path("game.bas"), "BAS") == "GAME.BAS"
+    assert h_name(Path("my-game.lst"), "LST") == "PROGRAM.LST"
+    assert h_name(Path("averylongname.bas"), "BAS") == "PROGRAM.BAS"
+
+
+def test_listing_copy_ends_with_run(tmp_path: Path) -> None:
+    listing = tmp_path / "demo.lst"
+    listing.write_text("10 PRINT 1\n")
+    script = stage_program(listing, tmp_path)
+    assert (tmp_path / "DEMO.LST").read_bytes() == b"10 PRINT 1\x9bRUN\x9b"
+    assert TypeText('ENTER "H1:DEMO.LST"\n') in script.steps
+
+
+def test_unknown_kind_and_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(LaunchError, match=r"x\.xex: give a \.BAS"):
+        stage_program(tmp_path / "x.xex", tmp_path)
+    with pytest.raises(LaunchError, match="cannot read"):
+        stage_program(tmp_path / "none.bas", tmp_path)
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("kind", ["bas", "lst"])
+def test_run_program(atari800: str, tmp_path: Path, kind: str) -> None:
+    program = tmp_path / f"squares.{kind}"
+    if kind == "bas":
+        program.write_bytes(tokenize(WRITES_SQUARES))
+    else:
+        program.write_text(WRITES_SQUARES)
+    hdir = tmp_path / "h"
+    result = run_program(
+        EmulatorOptions(hdir=hdir), program, Script().wait_for_file("OUT.TXT", 600)
+    )
+    assert result.ok, result.log
+    assert (hdir / "OUT.TXT").read_bytes() == b"1\x9b4\x9b9\x9b"
+
+
+@pytest.mark.emulator
+def test_boot_an_atr(atari800: str, tmp_path: Path) -> None:
+    disk = Dos2Disk.new(source="T.ATR")
+    disk.add_file("PROG.BAS", tokenize(WRITES_SQUARES))
+    install_boot_menu(disk, [MenuEntry.parse("PROG.BAS")], "T")
+    image = tmp_path / "T.ATR"
+    image.write_bytes(disk.to_bytes())
+    script = tmp_path / "boot.txt"
+    script.write_text("wait 150\nkey 1\nwait-file OUT.TXT 3000\n")
+    hdir = tmp_path / "h"
+    args = ["emu", "run", str(image), "--script", str(script), "--hdir", str(hdir)]
+    assert main(args) == 0
+    assert (hdir / "OUT.TXT").read_bytes() == b"1\x9b4\x9b9\x9b"
