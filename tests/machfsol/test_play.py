@@ -201,6 +201,20 @@ def test_every_deck_size_is_drawn(size: int) -> None:
     assert ("(none)" in text) == (size == 20)
 
 
+@pytest.mark.parametrize("style", list(Style))
+@pytest.mark.parametrize("size", [52, 48, 40, 36, 28, 20])
+def test_table_fits_80_columns(style: Style, size: int) -> None:
+    """The table and the key reminder fit an 80-column terminal, whatever the cards."""
+    screen = seeded(31, 2, size, face=CardFace(style))
+    shown = screen.first + screen.type("p")
+    table_lines = shown.split("Play it again")[0].splitlines()[:-1]
+    table_lines += [line for line in shown.splitlines() if line.startswith("Enter draw")]
+    assert table_lines and max(len(line) for line in table_lines) <= 80
+    for _ in range(3):  # the widest cards of the deck, wherever they are
+        screen.type("u 7")
+        assert max(len(line) for line in screen.type("").splitlines()[:12]) <= 80
+
+
 def test_spanish_style_uses_words_and_no_symbols() -> None:
     screen = seeded(5, 1, 40, face=CardFace(Style.SPANISH, colour=True))
     text = screen.first + screen.type("p")

@@ -54,6 +54,7 @@ from machfsol.table_view import (
     describe_move,
     describe_steps,
     is_ansi_terminal,
+    pile_suit,
     place_key,
     render_table,
     tableau_number,
@@ -62,7 +63,8 @@ from machfsol.table_view import (
 from machfsol.transcript import Player, of_game
 
 PROMPT = "> "
-KEYS_LINE = "Enter draw  3 / 3 a / d ks: move  h hint  u undo  p play all  n new  ? help  q quit"
+#: The reminder under the table (at most 80 columns, like the table itself).
+KEYS_LINE = "Enter draw  3, 3a, d ks: move  h hint  u undo  p autoplay  n new  ? help  q quit"
 
 #: Reads one line after showing a prompt; raises EOFError at the end of input.
 ReadLine = Callable[[str], str]
@@ -119,7 +121,7 @@ class TranscriptWriteError(MachfsolError):
 
 @dataclass
 class _Game:
-    """The deal being played and where its transcript goes."""
+    """The deal being played; its number in the session names its transcript file."""
 
     position: Position
     seed: int | None
@@ -177,11 +179,7 @@ class Session:
         while True:
             try:
                 line = read_line(PROMPT)
-            except EOFError:
-                self.out.write("\n")
-                self._farewell()
-                return 0
-            except KeyboardInterrupt:
+            except (EOFError, KeyboardInterrupt):  # end of input, Ctrl-D, Ctrl-C
                 self.out.write("\n")
                 self._farewell()
                 return 0
@@ -217,7 +215,9 @@ class Session:
                 return self._hint()
             if command.action is Action.FINISH:
                 return self._finish()
-            return HELP_TEXT
+            if command.action is Action.HELP:
+                return HELP_TEXT
+            raise AssertionError(f"{command} is handled by obey")  # pragma: no cover
         if isinstance(command, Undo):
             return self._undo(command.count)
         if isinstance(command, NewDeal):
@@ -226,6 +226,8 @@ class Session:
         return self._play_card(command)
 
     def _move(self, move: Move, illegal: str) -> str:
+        """Play ``move`` if legal; once the game is won nothing more is played (the King
+        piles' final transfer is automatic, RULES.md), though the engine would allow it."""
         position = self.position
         if position.is_won():
             return "The game is won: n for a new deal, u to undo, q to quit."
@@ -251,13 +253,14 @@ class Session:
             if move.source == source and self._matches(move.destination, command.destination)
         ]
         if not choices:
+            reason = self._why_not(source, card, command.destination)
             if command.destination is None:
-                return f"the {name} has nowhere to go yet: {self._why_not(source, card, command)}"
-            return f"the {name} cannot go there: {self._why_not(source, card, command)}"
+                return f"the {name} has nowhere to go yet: {reason}"
+            return f"the {name} cannot go there: {reason}"
         if len(choices) > 1:
             options = " or ".join(f"'{place_key(source)} {place_key(d)}'" for d in choices)
             return f"the {name} can go to more than one pile: type {options}"
-        return self._move(Move(source, choices[0]), "")
+        return self._move(Move(source, choices[0]), "")  # legal: it came from legal_moves
 
     @staticmethod
     def _matches(destination: Place, wanted: Place | Target | None) -> bool:
@@ -277,17 +280,16 @@ class Session:
         if source is Place.W:
             discard = position.discard()
             return discard[-1] if discard else None
-        pile = position.king_piles()["SHCD".index(source.name[1])]
+        pile = position.king_piles()[pile_suit(source)]
         return pile[-1] if pile else None
 
-    def _why_not(self, source: Place, card: Card, command: PlayCard) -> str:
-        """The reason, in words, that no destination wanted by ``command`` takes ``card``."""
-        wanted = command.destination
+    def _why_not(self, source: Place, card: Card, wanted: Place | Target | None) -> str:
+        """The reason, in words, that no destination the player ``wanted`` takes ``card``."""
         to_ace = wanted is Target.ACE or (isinstance(wanted, Place) and wanted.is_ace_pile)
         to_king = wanted is Target.KING or (isinstance(wanted, Place) and wanted.is_king_pile)
         if source.is_king_pile and to_king:
             return "nothing moves from one King pile to another"
-        if isinstance(wanted, Place) and wanted.is_ace_pile and wanted.name[1] != card.suit.name:
+        if isinstance(wanted, Place) and wanted.is_ace_pile and pile_suit(wanted) != card.suit:
             return f"{self.face.place_name(wanted)} takes only {self.face.suit_name(card.suit)}"
         if to_ace:
             return self._ace_reason(card)
@@ -316,7 +318,7 @@ class Session:
         return f"no King pile takes it (they take {self._king_rule()})"
 
     def _one_king_reason(self, pile: Place) -> str:
-        cards = self.position.king_piles()["SHCD".index(pile.name[1])]
+        cards = self.position.king_piles()[pile_suit(pile)]
         name = self.face.place_name(pile)
         if not cards:
             return f"{name} has not started: its King is not out yet"

@@ -112,14 +112,19 @@ class CardFace:
             return "the discard pile"
         if place.is_tableau:
             return f"space {tableau_number(place)}"
-        suit = Suit[place.name[1]]
         kind = "Ace" if place.is_ace_pile else "King"
-        return f"the {kind} pile of {self.suit_name(suit)}"
+        return f"the {kind} pile of {self.suit_name(pile_suit(place))}"
 
 
 def tableau_number(place: Place) -> int:
     """``T3`` -> 3: spaces are numbered from 1 on the screen, as in transcripts."""
     return int(place.name[1:])
+
+
+def pile_suit(place: Place) -> Suit:
+    """The suit of an Ace or King pile: ``KH`` -> hearts (the pile the King of hearts
+    started, whatever cards lie on it in variant 2)."""
+    return Suit[place.name[1]]
 
 
 def place_key(place: Place) -> str:
