@@ -4,9 +4,15 @@ the policy's moves, the right result)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from a8.basic import tokenize
+from a8.emu.emulator import EmulatorOptions, run
+from a8.emu.script import Script
 from machfsol.atari_test_mode import Deal, run_deals, run_test_mode
+from machfsol.basic_game import generate
 from machfsol.checker import check_bytes
 from machfsol.deal import deal
 from machfsol.transcript import parse
@@ -44,3 +50,56 @@ def test_deals_of_every_deck_size_match_the_engine(atari800: str) -> None:
     for item, data in zip(deals, run.transcripts, strict=True):
         report = check_bytes(data, f"deck {item.deck_size} seed {item.seed}")
         assert (report.deck_size, report.seed) == (item.deck_size, item.seed)
+
+
+def _screens(variant: int, folder: Path, keys: list[tuple[str, int]]) -> list[str]:
+    """Run MACHFSOL.<variant> (tokenized, as on the disk), type each key, wait, and
+    return the screen text after each one."""
+    (folder / "GAME.BAS").write_bytes(tokenize(generate(variant)))
+    script = Script().wait(120).type('RUN "H1:GAME.BAS"\n').wait(600)
+    script = script.screenshot(str(folder / "start.png"))
+    for number, (text, frames) in enumerate(keys):
+        script = script.type(text) if text != "RETURN" else script.key("RETURN")
+        script = script.wait(frames).screenshot(str(folder / f"after{number}.png"))
+    result = run(EmulatorOptions(hdir=folder, timeout_s=120), script)
+    assert result.reason == "script-end", result.reason
+    return ["\n".join(screen.text_lines()) for screen in result.screens]
+
+
+@pytest.mark.emulator
+@pytest.mark.slow
+def test_keyboard_play(atari800: str, tmp_path: Path) -> None:
+    """Hint, draw, a move, an illegal move, undo, a wrong key, play all, new deal, options."""
+    keys = [
+        ("H", 60),  # 1 hint
+        (" ", 60),  # 2-4 three draws: the Aces of spades and clubs come out
+        (" ", 60),
+        (" ", 60),
+        ("5", 30),  # 5 pick the 2 of spades ...
+        ("A", 120),  # 6 ... onto its Ace pile
+        ("5", 30),  # 7 the 9 of hearts that replaced it ...
+        ("W", 60),  # 8 ... cannot go on the King of hearts
+        ("U", 300),  # 9 undo the 2 of spades
+        ("Z", 60),  # 10 a key that means nothing
+        ("P", 3000),  # 11 play all: deal 1 is won by the policy
+        ("N", 60),  # 12 new deal 12345
+        ("12345\n", 600),
+        ("O", 60),  # 14 options: Spanish cards
+        ("S", 30),
+        ("RETURN", 600),
+    ]
+    screens = _screens(1, tmp_path, keys)
+    start = screens[0]
+    assert "MACHFSOL 1: KINGS DOWN BY SUIT" in start
+    assert "DEAL 1  52 CARDS  WON 0 OF 0" in start
+    assert "1 8\u2665      5 2\u2660" in start  # the engine's deal 1: 8H ... 2S
+    assert "HINT: DRAW (SPACE)" in screens[1]
+    assert "STOCK 40" in screens[4]
+    assert "\u2660  2\u2660" in screens[6]  # 2 of spades on the spade Ace pile
+    assert "WON 0 OF 1" in screens[6]  # a move makes the deal count as played
+    assert "NOT A LEGAL MOVE" in screens[8]
+    assert "\u2660  A\u2660" in screens[9] and "5 2\u2660" in screens[9]
+    assert "PRESS A KEY OF THE HELP BELOW" in screens[10]
+    assert "YOU WON! ALL CARDS PLACED" in screens[11] and "WON 1 OF 1" in screens[11]
+    assert "DEAL 12345  52 CARDS" in screens[13]
+    assert "ESPADAS" in screens[16] and "DEAL 12345" in screens[16]
