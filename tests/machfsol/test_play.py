@@ -138,6 +138,7 @@ def test_parse(line: str, command: object) -> None:
     [
         ("xyzzy", "is not a command"),
         ("9", "there is no space 9"),
+        ("t0", "there is no space 0"),
         ("a", "is a destination"),
         ("u x", "'u N'"),
         ("u 0", "'u N'"),

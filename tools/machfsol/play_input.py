@@ -167,7 +167,7 @@ def _seed(rest: list[str], text: str) -> int | None:
 def _source(match: re.Match[str]) -> Place:
     source = match.group("source")
     space = match.group("space")
-    if space == "0":
+    if source == "0":
         return Place.W  # the Atari game's key for the discard pile
     if space:
         if not 1 <= int(space) <= TABLEAU_SPACES:
