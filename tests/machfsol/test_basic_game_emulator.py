@@ -81,7 +81,7 @@ def test_keyboard_play(atari800: str, tmp_path: Path) -> None:
         ("W", 60),  # 8 ... cannot go on the King of hearts
         ("U", 300),  # 9 undo the 2 of spades
         ("Z", 60),  # 10 a key that means nothing
-        ("P", 3000),  # 11 play all: deal 1 is won by the policy
+        ("P", 5000),  # 11 play all: deal 1 is won by the policy
         ("N", 60),  # 12 new deal 12345
         ("12345\n", 600),
         ("O", 60),  # 14 options: Spanish cards
@@ -101,5 +101,8 @@ def test_keyboard_play(atari800: str, tmp_path: Path) -> None:
     assert "\u2660  A\u2660" in screens[9] and "5 2\u2660" in screens[9]
     assert "PRESS A KEY OF THE HELP BELOW" in screens[10]
     assert "YOU WON! ALL CARDS PLACED" in screens[11] and "WON 1 OF 1" in screens[11]
+    # ... and the King piles have gone over to the Ace piles, as the rules allow.
+    for suit in "\u2660\u2665\u2663\u2666":
+        assert f"{suit}  K{suit}" in screens[11]
     assert "DEAL 12345  52 CARDS" in screens[13]
     assert "ESPADAS" in screens[16] and "DEAL 12345" in screens[16]
