@@ -9,6 +9,8 @@ from __future__ import annotations
 import builtins
 import io
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -28,6 +30,7 @@ from machfsol.table_view import (
     CardFace,
     Style,
     TableTitle,
+    can_show_symbols,
     is_ansi_terminal,
     render_table,
     wants_colour,
@@ -249,6 +252,17 @@ def test_french_red_suits_coloured_only_when_asked() -> None:
 class _Tty(io.StringIO):
     def isatty(self) -> bool:
         return True
+
+
+def test_suit_letters_where_symbols_cannot_be_encoded() -> None:
+    latin1 = io.TextIOWrapper(io.BytesIO(), encoding="latin-1")
+    assert not can_show_symbols(latin1)
+    assert can_show_symbols(io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))
+    face = CardFace(symbols=False)
+    deck = Position.from_seed(1, variant(1)).deck
+    assert face.label(deck.parse_card("TH")) == "10H"
+    screen = seeded(4, face=face)
+    screen.first.encode("ascii")  # the whole table is plain ASCII
 
 
 def test_colour_needs_a_terminal_and_no_NO_COLOR() -> None:
@@ -512,6 +526,25 @@ def test_quit_and_eof_end_cleanly(
     captured = capsys.readouterr()
     assert captured.out.endswith(f"> \nBye: {dealt} of 52 cards were on the foundations.\n")
     assert captured.err == ""
+
+
+def test_real_process_through_a_pipe() -> None:
+    """The installed command reads a pipe with the real ``input``: plain text, no
+    colour or screen clearing, clean exit at the end of the input."""
+    done = subprocess.run(
+        [sys.executable, "-m", "machfsol.cli", "play", "--seed", "5", "--deck", "40"],
+        input="h\nxyz\n\n",
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0 and done.stderr == ""
+    assert "\x1b" not in done.stdout
+    assert done.stdout.count("MAChFsol 1, deal 5, 40 cards") == 4
+    assert "Hint: " in done.stdout and "'xyz' is not a command" in done.stdout
+    assert done.stdout.endswith("were on the foundations.\n")
 
 
 def test_keyboard_interrupt_quits(capsys: pytest.CaptureFixture[str]) -> None:

@@ -50,6 +50,7 @@ from machfsol.table_view import (
     CardFace,
     Style,
     TableTitle,
+    can_show_symbols,
     count_of,
     describe_move,
     describe_steps,
@@ -81,7 +82,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--style",
         choices=[style.value for style in Style],
         default=Style.FRENCH.value,
-        help="french: 10♥ Q♠ (default); spanish: sota, caballo, rey of coins, cups ...",
+        help="french: rank and suit symbol (default); spanish: 7 cups, sota coins, rey swords",
     )
     parser.add_argument(
         "--transcript", metavar="FILE", help="save the game as a transcript (PLAYER HUMAN)"
@@ -101,7 +102,7 @@ def run_play(args: argparse.Namespace) -> int:
         Deck(size)
         seed = random_seed() if args.seed is None else parse_seed(args.seed)
         order = deal(seed, size)
-    face = CardFace(Style(args.style), wants_colour(sys.stdout))
+    face = CardFace(Style(args.style), wants_colour(sys.stdout), can_show_symbols(sys.stdout))
     transcript = None if args.transcript is None else Path(args.transcript)
     session = Session(
         variant(args.variant), face, sys.stdout, transcript, clear=is_ansi_terminal(sys.stdout)

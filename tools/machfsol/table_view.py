@@ -9,7 +9,7 @@ as the key map.
 Cards are shown in one of two styles, which only change the *display*, never the codes:
 
 - French: rank and suit symbol (``10♥``, ``Q♠``); hearts and diamonds in red when the
-  terminal takes ANSI colour.
+  terminal takes ANSI colour; suit letters (``10H``) where the symbols cannot be shown.
 - Spanish: rank and suit words, as :meth:`machfsol.cards.Card.name` spells them
   (``caballo cups``, ``7 swords``). A Spanish deck has no colours, so no colour is used.
 
@@ -61,6 +61,17 @@ def wants_colour(stream: TextIO, environ: Mapping[str, str] | None = None) -> bo
     return not env.get("NO_COLOR") and is_ansi_terminal(stream, env)
 
 
+def can_show_symbols(stream: TextIO) -> bool:
+    """Whether ``stream``'s encoding has the suit symbols (a Latin-1 or ASCII terminal
+    would otherwise stop the game with an encoding error)."""
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        "".join(_SUIT_SYMBOLS.values()).encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 #: Moves the cursor home and clears the screen, so that the table stays in place.
 CLEAR_SCREEN = "\x1b[H\x1b[2J"
 
@@ -71,6 +82,7 @@ class CardFace:
 
     style: Style = Style.FRENCH
     colour: bool = False
+    symbols: bool = True  # False: suit letters (10H, QS) for terminals without ♠♥♣♦
 
     # ------------------------------------------------------------------ cards
 
@@ -79,7 +91,7 @@ class CardFace:
         if self.style is Style.SPANISH:
             return card.name("spanish").replace(" of ", " ")
         rank = _FRENCH_RANKS.get(card.rank_letter, card.rank_letter)
-        return rank + _SUIT_SYMBOLS[card.suit]
+        return rank + (_SUIT_SYMBOLS[card.suit] if self.symbols else card.suit.letter)
 
     def label(self, card: Card | None, width: int = 0) -> str:
         """The short form padded to ``width`` visible characters (``--`` for no card)."""
