@@ -62,7 +62,8 @@ def test_run_reports_bad_input_on_one_line(
     script.write_text("wait 10\nbogus\n")
     assert main(["emu", "run", "--script", str(script)]) == 1
     assert capsys.readouterr().err.strip() == (
-        f"{script}:2: unknown command 'bogus' (known: type, key, hold, wait, wait-file, screenshot)"
+        f"{script}:2: unknown command 'bogus' "
+        "(known: type, key, hold, wait, wait-file, wait-text, screenshot)"
     )
     assert main(["emu", "run", str(tmp_path / "game.xex")]) == 1
     assert "give a .ATR, .BAS or .LST file" in capsys.readouterr().err

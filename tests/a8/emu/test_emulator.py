@@ -111,3 +111,29 @@ def test_an_emulator_that_dies_at_start_is_reported(
     assert result.reason == "emulator-exited"
     assert not result.ok
     assert result.exit_status == 1
+
+
+def test_frame_limit_before_a_screenshot(atari800: str, tmp_path: Path) -> None:
+    script = Script().wait(100).screenshot(str(tmp_path / "never.png"))
+    result = run(EmulatorOptions(max_frames=105), script)
+    assert result.reason == "max-frames"
+    assert result.frames == 105
+    assert result.screenshots == ()
+    assert not (tmp_path / "never.png").exists()
+
+
+def test_wait_for_text_on_the_screen(atari800: str, tmp_path: Path) -> None:
+    """Waiting for the prompt instead of a guessed number of frames."""
+    script = (
+        Script()
+        .wait_for_text("Ready", 600)
+        .type('FOR I=1 TO 1500:NEXT I:PRINT "DO";"NE"\n')  # the echo must not match
+        .wait_for_text("DONE", 3000)
+        .type(write_file_line("T.TXT", "1"))
+        .wait_for_file("T.TXT", 300)
+    )
+    result = run(EmulatorOptions(hdir=tmp_path), script)
+    assert result.ok, result.reason
+    missing = run(EmulatorOptions(), Script().wait_for_text("NO SUCH TEXT", 90))
+    assert missing.reason == "wait-text-timeout"
+    assert missing.exit_status == 0  # still ended through the monitor

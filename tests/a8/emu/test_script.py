@@ -19,6 +19,7 @@ from a8.emu.script import (
     TypeText,
     Wait,
     WaitForFile,
+    WaitForText,
 )
 
 EXAMPLES = Path(__file__).parents[3] / "emu_scripts"
@@ -65,6 +66,7 @@ def test_parse_every_command() -> None:
             "key ESC CTRL-C",
             "  hold OPTION 30",
             "wait-file DONE.TXT 6000",
+            'wait-text "Ready" 600',
             "screenshot out.png",
         ]
     )
@@ -77,6 +79,7 @@ def test_parse_every_command() -> None:
         PressKey("CTRL-C"),
         HoldKey("OPTION", 30),
         WaitForFile("DONE.TXT", 6000),
+        WaitForText("Ready", 600),
         Screenshot("out.png"),
     )
 
@@ -96,6 +99,8 @@ def test_parse_every_command() -> None:
         ("screenshot out.gif", ".png"),
         ('"RUN"', "must start with a command"),
         ('type "A\\t"', "unknown escape"),
+        ("wait-text Ready 10", "usage: wait-text"),
+        ('wait-text "" 10', "not empty"),
     ],
 )
 def test_parse_errors_name_file_and_line(line: str, message: str) -> None:

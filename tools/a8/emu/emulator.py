@@ -60,7 +60,7 @@ from a8.emu.playback import (
     frame_limits,
 )
 from a8.emu.screen import ScreenSnapshot, parse_registers
-from a8.emu.script import HoldKey, PressKey, Script, TypeText, Wait, WaitForFile
+from a8.emu.script import HoldKey, PressKey, Script, TypeText, Wait, WaitForFile, WaitForText
 from a8.errors import A8Error
 from a8.files import write_atomically
 
@@ -88,7 +88,14 @@ POLL_FRAMES: Final = 30
 CHECKSUM_LOG_LINE: Final = "adler32 does not match"
 
 #: Why a run ended.
-Reason = Literal["script-end", "timeout", "max-frames", "wait-file-timeout", "emulator-exited"]
+Reason = Literal[
+    "script-end",
+    "timeout",
+    "max-frames",
+    "wait-file-timeout",
+    "wait-text-timeout",
+    "emulator-exited",
+]
 
 
 class EmulatorMissingError(A8Error):
@@ -344,16 +351,16 @@ class _Session:
     def _ensure_started(self) -> None:
         """The monitor may only be entered between frames: run one block first."""
         if self.writer.first:
-            self.run_frames([])
+            self.run_frames([IDLE] * self.writer.limits()[0])
 
-    def _enter_monitor(self, commands: bytes) -> None:
+    def _enter_monitor(self, commands: bytes, frames: int = 0) -> None:
         """Signal the paused emulator, feed it a block of idle frames, send ``commands``.
 
         The emulator runs :data:`~a8.emu.monitor.FRAMES_BEFORE_MONITOR` frame of
         the block, enters the monitor, runs the commands and waits for more.
         """
         self._ensure_started()
-        low = self.writer.limits()[0]
+        low = max(frames, self.writer.limits()[0])
         self.process.send_signal(signal.SIGINT)
         self._write(self.writer.block([IDLE] * low)[len(BLOCK_LEAD_BYTE) :] + BLOCK_LEAD_BYTE)
         self._command(commands)
@@ -368,17 +375,21 @@ class _Session:
         except BrokenPipeError:
             raise _Stopped("emulator-exited") from None
 
-    def snapshot(self, work: Path, log_path: Path) -> ScreenSnapshot:
+    def snapshot(self, work: Path, log_path: Path, frames: int = 0) -> ScreenSnapshot:
         """Memory and video registers, taken one frame after the frames sent so far.
 
-        Adds a block of idle frames to the run (the frame before the monitor
-        and the rest of the block after it).
+        Adds a block of ``frames`` idle frames (at least the fewest a block
+        holds) to the run: the frame before the monitor and the rest after it.
         """
+        low = max(frames, frame_limits(BLOCK_SIZE, len(BLOCK_LEAD_BYTE))[0])
+        if self._budget(low) < low:  # the frame limit comes first
+            self._finish_with([IDLE] * self._budget(low))
+            raise _Stopped("max-frames")
         self.snapshots += 1
         memory_file = work / f"memory{self.snapshots}.bin"
         done_file = work / f"done{self.snapshots}.bin"
         log_start = log_path.stat().st_size
-        self._enter_monitor(snapshot_commands(memory_file, done_file))
+        self._enter_monitor(snapshot_commands(memory_file, done_file), low)
         self._wait_for(done_file.exists)
         listing = log_path.read_bytes()[log_start:].decode("ascii", errors="replace")
         memory = memory_file.read_bytes()
@@ -484,7 +495,7 @@ def _drive(
             _play(session, script, hdir, work, log_path, outcome)
             session.quit()
         except _Stopped as stop:
-            if stop.reason not in ("wait-file-timeout",):
+            if stop.reason not in ("wait-file-timeout", "wait-text-timeout"):
                 raise
             outcome.reason = stop.reason
             session.quit()
@@ -526,6 +537,8 @@ def _play(
         pending = []
         if isinstance(step, WaitForFile):
             _wait_for_file(session, hdir / step.name, step.timeout_frames)
+        elif isinstance(step, WaitForText):
+            _wait_for_text(session, step, work, log_path)
         else:
             screen = session.snapshot(work, log_path)
             target = Path(step.path)
@@ -553,6 +566,18 @@ def _wait_for_file(session: _Session, path: Path, timeout_frames: int) -> None:
         step = min(POLL_FRAMES, max(1, timeout_frames - waited))
         session.run_frames([IDLE] * step)
         waited += step
+
+
+def _wait_for_text(session: _Session, step: WaitForText, work: Path, log_path: Path) -> None:
+    """Read the screen every :data:`POLL_FRAMES` frames until a line contains the text."""
+    waited = 0
+    while True:
+        screen = session.snapshot(work, log_path, frames=POLL_FRAMES)
+        waited += POLL_FRAMES
+        if any(step.text in line for line in screen.text_lines()):
+            return
+        if waited >= step.timeout_frames:
+            raise _Stopped("wait-text-timeout")
 
 
 def _wait_for_exit(process: subprocess.Popen[bytes], deadline: float) -> int | None:

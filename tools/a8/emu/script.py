@@ -12,6 +12,7 @@ or read from a small text format, one command per line (``#`` starts a comment):
     type "RUN ""H1:GAME.BAS"" " RETURN   # "" inside a string is one double quote
     key RETURN                    # key names: see a8.emu.keys.named_keystroke
     wait-file DONE.TXT 6000       # until H:DONE.TXT exists and stops growing
+    wait-text "Ready" 600         # until a text line of the screen contains it
     screenshot out.png            # PNG of the Atari screen
     hold START 30                 # hold a key for N frames
 
@@ -94,6 +95,18 @@ class WaitForFile:
 
 
 @dataclass(frozen=True)
+class WaitForText:
+    """Run until a text line of the screen contains ``text`` (ATASCII spellings).
+
+    The screen is read every 30 frames through the emulator's monitor; the run
+    stops (reason ``wait-text-timeout``) after ``timeout_frames`` frames.
+    """
+
+    text: str
+    timeout_frames: int
+
+
+@dataclass(frozen=True)
 class Screenshot:
     """Write a PNG of the screen as it is at this point."""
 
@@ -101,7 +114,7 @@ class Screenshot:
 
 
 InputStep = TypeText | PressKey | HoldKey | Wait
-Step = InputStep | WaitForFile | Screenshot
+Step = InputStep | WaitForFile | WaitForText | Screenshot
 
 
 def _press_all(keystrokes: list[Keystroke]) -> list[Frame]:
@@ -151,6 +164,10 @@ class Script:
         """Run until H:``name`` exists and stops growing (``timeout_frames`` at most)."""
         return self.then(WaitForFile(name, timeout_frames))
 
+    def wait_for_text(self, text: str, timeout_frames: int) -> Script:
+        """Run until the screen shows ``text`` on one line (``timeout_frames`` at most)."""
+        return self.then(WaitForText(text, timeout_frames))
+
     def screenshot(self, path: str) -> Script:
         """Save the screen as a PNG at ``path``."""
         return self.then(Screenshot(path))
@@ -199,6 +216,10 @@ def _check_step(step: Step) -> None:
         case WaitForFile(name, timeout):
             _check_h_name(name)
             _check_count(timeout, "wait-file timeout", minimum=1)
+        case WaitForText(text, timeout):
+            if not text or "\n" in text:
+                raise ScriptError("wait-text: give the text of one screen line, not empty")
+            _check_count(timeout, "wait-text timeout", minimum=1)
         case Screenshot(path):
             if not path.lower().endswith(".png"):
                 raise ScriptError(f"screenshot {path!r}: the file name must end in .png")
@@ -216,6 +237,9 @@ def _check_h_name(name: str) -> None:
 
 
 # --- the text format -----------------------------------------------------------------
+
+#: The commands of the text format.
+COMMANDS: Final = ("type", "key", "hold", "wait", "wait-file", "wait-text", "screenshot")
 
 
 def _parse_line(line: str) -> list[Step]:
@@ -241,13 +265,15 @@ def _parse_line(line: str) -> list[Step]:
     if name == "wait-file":
         file_name, timeout = _expect_plain(args, 2, "wait-file NAME TIMEOUT_FRAMES")
         return [_built(WaitForFile(file_name, _parse_int(timeout, "wait-file")))]
+    if name == "wait-text":
+        if len(args) != 2 or not isinstance(args[0], _Quoted) or isinstance(args[1], _Quoted):
+            raise ScriptError('usage: wait-text "TEXT" TIMEOUT_FRAMES')
+        return [_built(WaitForText(str(args[0]), _parse_int(args[1], "wait-text")))]
     if name == "screenshot":
         if len(args) != 1:
             raise ScriptError("screenshot: give one file name, e.g. screenshot out.png")
         return [_built(Screenshot(str(args[0])))]
-    raise ScriptError(
-        f"unknown command {command!r} (known: type, key, hold, wait, wait-file, screenshot)"
-    )
+    raise ScriptError(f"unknown command {command!r} (known: {', '.join(COMMANDS)})")
 
 
 def _built(step: Step) -> Step:
