@@ -71,3 +71,21 @@ def test_graphics_2_text(atari800: str, tmp_path: Path) -> None:
     lines = result.screens[0].text_lines()
     assert lines[0].startswith("BIG")
     assert len(lines[0]) == 20
+
+
+def test_example_script_and_identical_screenshots(
+    atari800: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """emu_scripts/hello-h.txt runs as documented, and twice gives the same PNG bytes."""
+    example = Path(__file__).parents[3] / "emu_scripts" / "hello-h.txt"
+    pictures = []
+    for attempt in ("a", "b"):
+        folder = tmp_path / attempt
+        (folder / "h").mkdir(parents=True)
+        monkeypatch.chdir(folder)
+        result = run(EmulatorOptions(hdir=folder / "h"), Script.load(example))
+        assert result.ok
+        assert (folder / "h" / "HELLO.TXT").read_bytes() == b"HELLO FROM THE ATARI\x9b"
+        assert any(line.strip() == "DONE" for line in result.screens[0].text_lines())
+        pictures.append((folder / "hello.png").read_bytes())
+    assert pictures[0] == pictures[1]
