@@ -137,3 +137,15 @@ def test_wait_for_text_on_the_screen(atari800: str, tmp_path: Path) -> None:
     missing = run(EmulatorOptions(), Script().wait_for_text("NO SUCH TEXT", 90))
     assert missing.reason == "wait-text-timeout"
     assert missing.exit_status == 0  # still ended through the monitor
+
+
+def test_relative_paths_are_the_callers(
+    atari800: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """atari800 runs in a folder of its own; relative paths still mean the caller's."""
+    monkeypatch.chdir(tmp_path)
+    script = BOOT.type(write_file_line("R.TXT", "1")).wait_for_file("R.TXT", 300)
+    result = run(EmulatorOptions(hdir=Path("h")), script.screenshot("r.png"))
+    assert result.ok
+    assert (tmp_path / "h" / "R.TXT").exists()
+    assert (tmp_path / "r.png").exists()

@@ -134,6 +134,7 @@ class EmulatorOptions:
     option_held: bool = False
     #: Run as fast as possible (``-turbo``); False paces the machine in real time.
     turbo: bool = True
+    #: More atari800 arguments; it runs in an empty folder, so paths must be absolute.
     extra_args: tuple[str, ...] = ()
 
 
@@ -181,7 +182,7 @@ def _rom(given: Path | None, variable: str) -> Path | None:
     if path is not None and not path.is_file():
         source = "" if given is not None else f" (from ${variable})"
         raise EmulatorError(f"{path}{source}: ROM file not found")
-    return path
+    return path.absolute() if path is not None else None
 
 
 def _env_path(variable: str) -> Path | None:
@@ -193,7 +194,7 @@ def command_line(
     options: EmulatorOptions, executable: Path, config: Path, playback: Path, hdir: Path
 ) -> list[str]:
     """The atari800 arguments for ``options`` (ROM files resolved, checked to exist)."""
-    args = [str(executable), "-config", str(config), "-no-autosave-config"]
+    args = [str(executable.absolute()), "-config", str(config.absolute()), "-no-autosave-config"]
     if options.machine == "xl":
         os_rom = _rom(options.os_rom, OS_ROM_ENV)
         args += ["-xl"]
@@ -223,14 +224,16 @@ def command_line(
         args.append("-nobasic")
     if not options.sio_patch:
         args.append("-nopatch")
-    args += ["-nosound", "-H1", str(hdir), "-hreadwrite", "-playback", str(playback)]
+    # atari800 runs in an empty folder of its own: every path it gets is absolute
+    args += ["-nosound", "-H1", str(hdir.absolute()), "-hreadwrite"]
+    args += ["-playback", str(playback.absolute())]
     if options.turbo:
         args.append("-turbo")
     args += list(options.extra_args)
     if options.disk is not None:
         if not options.disk.is_file():
             raise EmulatorError(f"{options.disk}: disk image not found")
-        args.append(str(options.disk))
+        args.append(str(options.disk.absolute()))
     return args
 
 
