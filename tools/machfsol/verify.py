@@ -29,7 +29,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
 
@@ -40,6 +40,7 @@ from a8.files import write_atomically
 from machfsol.build import DEFAULT_OUTPUT, build_disk, game_programs
 from machfsol.cards import Deck
 from machfsol.errors import MachfsolError, UsageError
+from machfsol.keyboard_game import KeyboardCheck, KeyboardGame, play_on_keyboard
 from machfsol.seed_list import format_seed_list, parse_seed_list
 from machfsol.verify_batch import (
     DEAL_FRAMES,
@@ -64,6 +65,12 @@ MAX_HUNG: Final = 3
 SHOWN_FAILURES: Final = 10
 #: The main job's default: this many seeds of each variant, 52 cards.
 MAIN_SEEDS: Final = 20
+#: The deal typed on the keyboard for each variant (``--keyboard``), played to its end
+#: by :func:`machfsol.keyboard_game.player_moves`: these deals (52 cards) bring every
+#: kind of move (draw; tableau, discard and King-pile cards to Ace and King piles).
+KEYBOARD_GAMES: Final = {1: 289, 2: 277}
+#: Enough moves for any game to end (a game ends within 3N moves).
+KEYBOARD_MOVES: Final = 3 * 52
 
 
 class VerifyError(MachfsolError):
@@ -101,10 +108,12 @@ class Verification:
 
     results: tuple[DealResult, ...]
     seconds: float
+    #: The keyboard games typed (``--keyboard``), one per variant.
+    keyboard: tuple[KeyboardCheck, ...] = ()
 
     @property
     def ok(self) -> bool:
-        return all(result.ok for result in self.results)
+        return all(result.ok for result in self.results) and all(c.ok for c in self.keyboard)
 
     @property
     def failures(self) -> tuple[DealResult, ...]:
@@ -220,6 +229,25 @@ def _in_plan_order(plan: Plan, results: list[DealResult]) -> tuple[DealResult, .
     return tuple(sorted(results, key=key))
 
 
+def keyboard_checks(
+    launches: Sequence[Launch], work: Path, *, jobs: int = DEFAULT_JOBS
+) -> tuple[KeyboardCheck, ...]:
+    """Type each variant's keyboard game (:data:`KEYBOARD_GAMES`) into its program."""
+    games: list[tuple[KeyboardGame, Launch, Path]] = []
+    for launch in launches:
+        if launch.variant is None:
+            raise UsageError("--keyboard with --program: say which variant it is (--variant)")
+        seed = KEYBOARD_GAMES[launch.variant]
+        game = KeyboardGame.of_seed(launch.variant, seed, KEYBOARD_MOVES)
+        games.append((game, launch, work / f"keyboard-v{launch.variant}"))
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = [
+            pool.submit(play_on_keyboard, game, launch, folder=folder)
+            for game, launch, folder in games
+        ]
+        return tuple(future.result() for future in futures)
+
+
 # ------------------------------------------------------------------ reporting
 
 
@@ -283,8 +311,37 @@ def failure_lines(verification: Verification, limit: int = SHOWN_FAILURES) -> li
     return lines
 
 
+def keyboard_lines(verification: Verification) -> list[str]:
+    """One line per keyboard game: the table matches, or what differs."""
+    lines: list[str] = []
+    for check in verification.keyboard:
+        game = check.game
+        what = f"keyboard game, variant {game.variant}, deal {game.seed}, {len(game.moves)} moves"
+        if check.ok:
+            lines.append(f"{what}: the screen shows the engine's table")
+        else:
+            lines.append(f"FAILED {what}: {'; '.join(check.differences)}")
+            if check.screenshot is not None:
+                lines.append(f"  the screen: {check.screenshot}")
+    return lines
+
+
 def json_report(verification: Verification) -> str:
-    report = {"ok": verification.ok, "results": [r.as_json() for r in verification.results]}
+    report: dict[str, object] = {
+        "ok": verification.ok,
+        "results": [r.as_json() for r in verification.results],
+    }
+    if verification.keyboard:
+        report["keyboard"] = [
+            {
+                "variant": check.game.variant,
+                "seed": check.game.seed,
+                "moves": len(check.game.moves),
+                "ok": check.ok,
+                "differences": list(check.differences),
+            }
+            for check in verification.keyboard
+        ]
     return json.dumps(report, indent=1)
 
 
@@ -325,6 +382,11 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     parser.add_argument(
         "--keep", type=Path, metavar="DIR", help="keep transcripts and emulator logs in DIR"
     )
+    parser.add_argument(
+        "--keyboard",
+        action="store_true",
+        help="also type a whole game on the keyboard per variant and check the final screen",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=cmd_verify)
 
@@ -348,6 +410,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if not 1 <= args.deal_seconds <= 3600:
         raise UsageError(f"--deal-seconds {args.deal_seconds}: give 1 to 3600")
     variants = (1, 2) if args.variant == "both" else (int(args.variant),)
+    if args.keyboard and args.program is not None and args.variant == "both":
+        raise UsageError("--keyboard with --program: say which variant it is (--variant)")
     with WorkFolder(args.keep) as work:
         if args.program is not None:
             variant = None if args.variant == "both" else variants[0]
@@ -368,6 +432,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
         verification = _run_with_progress(
             plan, work.path, args.jobs, args.deal_seconds * FRAMES_PER_SECOND
         )
+        if args.keyboard:
+            typed = keyboard_checks(launches, work.path, jobs=args.jobs)
+            verification = replace(verification, keyboard=typed)
         work.keep_if(not verification.ok)
         if args.json:
             print(json_report(verification))
@@ -380,6 +447,7 @@ def text_report(verification: Verification, kept: Path | None) -> str:
     results = verification.results
     verified = sum(result.ok for result in results)
     lines = [summary_table(verification), *failure_lines(verification)]
+    lines += keyboard_lines(verification)
     lines.append(
         f"{verified} of {len(results)} deals verified in {verification.seconds:.1f} s "
         f"({verification.deals_per_minute():.0f} deals/min)"
@@ -443,6 +511,9 @@ def main_job(
     print(f"verifying {plan.deals} deals in atari800 (variants 1 and 2, seeds 1-{seeds}, 52 cards)")
     with WorkFolder(None) as work:
         verification = _run_with_progress(plan, work.path, jobs, DEAL_FRAMES)
+        print("typing a whole game of each variant on the keyboard, checking the screen")
+        typed = keyboard_checks(plan.launches, work.path, jobs=jobs)
+        verification = replace(verification, keyboard=typed)
         work.keep_if(not verification.ok)
         print(text_report(verification, work.kept))
     print(f"the game disk: {disk.resolve()}")
