@@ -149,3 +149,30 @@ def test_relative_paths_are_the_callers(
     assert result.ok
     assert (tmp_path / "h" / "R.TXT").exists()
     assert (tmp_path / "r.png").exists()
+
+
+def test_break_inverse_and_control_keys(atari800: str, tmp_path: Path) -> None:
+    script = (
+        Script()
+        .wait_for_text("Ready", 600)
+        .type("10 GOTO 10\nRUN\n")
+        .wait(60)
+        .key("BREAK")
+        .wait(30)
+        .key("INVERSE")
+        .type("AB")
+        .key("INVERSE")
+        .type("C")
+        .key("CTRL-T")
+        .wait(10)
+        .screenshot(str(tmp_path / "keys.png"))
+    )
+    result = run(EmulatorOptions(), script)
+    assert result.ok
+    screen = result.screens[0]
+    lines = [line.strip() for line in screen.text_lines()]
+    assert "Stopped at line 10" in lines  # Altirra BASIC's words for a BREAK
+    row = lines.index("Stopped at line 10") + 1
+    assert lines[row] == "ABC●"  # CTRL-T is the ball graphic
+    start = screen.word(0x58) + 40 * row + 2  # SAVMSC: screen memory, two margin columns
+    assert list(screen.memory[start : start + 4]) == [0xA1, 0xA2, 0x23, 0x54]  # inverse A, B
