@@ -12,14 +12,8 @@ Configuration format (ATASCII lines)::
 
     MFTEST 1            the magic line (format version 1)
     DECK 52             deck size for the SEED lines that follow
-    STYLE 0             0 French, 1 Spanish (how SCREEN shows the cards)
     SEED 12345          autoplay this deal and write its transcript
-    SCREEN 7 20         draw deal 7 after 20 policy moves, dump the screen
     END
-
-``SCREEN`` writes ``SCREEN.BIN``: the 960 bytes of screen memory, the 1,024 bytes of
-the character set in use and the colour registers 709, 710 and 712, which
-:mod:`machfsol.atari_screen` turns into a PNG: a picture of what the program drew.
 
 By default the program is loaded by typing ``ENTER "H1:MACHFSOL.LST"`` into the
 emulator's BASIC, so that BASIC's own tokenizer reads the listing; the copy put in the
@@ -47,7 +41,6 @@ from machfsol.errors import MachfsolError
 
 CONFIG_NAME = "MFTEST.CFG"
 DONE_NAME = "MFDONE.TXT"
-SCREEN_NAME = "SCREEN.BIN"
 LISTING_NAME = "MACHFSOL.LST"
 PROGRAM_NAME = "MACHFSOL.BAS"
 MAGIC = "MFTEST 1"
@@ -75,8 +68,6 @@ class TestModeRun:
     free_bytes: int
     #: MEMLO (743-744) in that run: where BASIC's memory starts (no DOS in the emulator).
     memlo: int
-    #: SCREEN.BIN when the configuration asked for a screen, else None.
-    screen: bytes | None
     #: Emulated frames the run took.
     frames: int
 
@@ -89,29 +80,17 @@ class Deal:
     seed: int
 
 
-def config_text(
-    deals: Sequence[Deal],
-    *,
-    style: int = 0,
-    screen: tuple[Deal, int] | None = None,
-) -> bytes:
-    """The MFTEST.CFG file for these deals (ATASCII line ends).
-
-    ``screen`` asks for a dump of the screen showing that deal after that many moves.
-    """
-    lines = [MAGIC, f"STYLE {style}"]
+def config_text(deals: Sequence[Deal]) -> bytes:
+    """The MFTEST.CFG file for these deals (ATASCII line ends)."""
+    lines = [MAGIC]
     deck_size = None
-    wanted = [*deals, *([screen[0]] if screen else [])]
-    for index, item in enumerate(wanted):
+    for item in deals:
         Deck(item.deck_size)
         validate_seed(item.seed)
         if item.deck_size != deck_size:
             deck_size = item.deck_size
             lines.append(f"DECK {deck_size}")
-        if index < len(deals):
-            lines.append(f"SEED {item.seed}")
-        elif screen is not None:
-            lines.append(f"SCREEN {item.seed} {screen[1]}")
+        lines.append(f"SEED {item.seed}")
     lines.append("END")
     return EOL.join(line.encode("ascii") for line in lines) + EOL
 
@@ -130,8 +109,6 @@ def run_deals(
     variant: int,
     deals: Sequence[Deal],
     *,
-    style: int = 0,
-    screen: tuple[Deal, int] | None = None,
     listing: str | None = None,
     tokenized: bool = False,
     folder: Path | None = None,
@@ -149,7 +126,7 @@ def run_deals(
     with tempfile.TemporaryDirectory(prefix="mftest-") as scratch:
         hdir = folder if folder is not None else Path(scratch)
         hdir.mkdir(parents=True, exist_ok=True)
-        for stale in [*hdir.glob("T*.TXT"), hdir / DONE_NAME, hdir / SCREEN_NAME]:
+        for stale in [*hdir.glob("T*.TXT"), hdir / DONE_NAME]:
             stale.unlink(missing_ok=True)
         if tokenized:
             (hdir / PROGRAM_NAME).write_bytes(tokenize(program))
@@ -158,8 +135,8 @@ def run_deals(
             (hdir / LISTING_NAME).write_bytes(basic_game.to_atascii(program) + b"RUN" + EOL)
             command = f'ENTER "H1:{LISTING_NAME}"\n'
 
-        (hdir / CONFIG_NAME).write_bytes(config_text(deals, style=style, screen=screen))
-        budget = START_FRAMES + FRAMES_PER_DEAL * (len(seeds) + (screen is not None))
+        (hdir / CONFIG_NAME).write_bytes(config_text(deals))
+        budget = START_FRAMES + FRAMES_PER_DEAL * len(seeds)
         base = options if options is not None else EmulatorOptions()
         emulator = EmulatorOptions(
             machine=base.machine,
@@ -188,11 +165,9 @@ def run_deals(
             if not path.exists():
                 raise AtariTestModeError(f"MACHFSOL.{variant} wrote no {path.name}")
             transcripts.append(path.read_bytes())
-        shot = hdir / SCREEN_NAME
         return TestModeRun(
             transcripts=tuple(transcripts),
             free_bytes=int(report[3]),
             memlo=int(report[5]),
-            screen=shot.read_bytes() if screen is not None and shot.exists() else None,
             frames=result.frames,
         )
