@@ -37,8 +37,9 @@ def test_run_listing_with_screenshot(
     listing.write_text('10 OPEN #1,8,0,"H1:OUT.TXT":PRINT #1;"RAN":CLOSE #1\n')
     png, log, hdir = tmp_path / "end.png", tmp_path / "run.log", tmp_path / "h"
     args = ["emu", "run", str(listing), "--hdir", str(hdir), "--frames", "120"]
-    assert main([*args, "--screenshot", str(png), "--log", str(log)]) == 0
+    assert main([*args, "--screenshot", str(png), "--log", str(log), "--print-screen"]) == 0
     out = capsys.readouterr().out
+    assert '  ENTER "H1:HI.LST"' in out.splitlines()
     assert "ended: script-end, exit status 0" in out
     assert (hdir / "OUT.TXT").read_bytes() == b"RAN\x9b"
     assert png.stat().st_size > 0

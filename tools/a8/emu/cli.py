@@ -55,6 +55,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     runner.add_argument("--max-frames", type=int, help="stop after this many frames")
     runner.add_argument("--timeout", type=float, default=120.0, help="wall-clock seconds")
     runner.add_argument("--screenshot", type=Path, help="PNG of the screen at the end")
+    runner.add_argument(
+        "--print-screen", action="store_true", help="print the text on the screen at the end"
+    )
     runner.add_argument("--log", type=Path, help="where to keep atari800's log")
     runner.set_defaults(handler=cmd_run)
 
@@ -105,7 +108,11 @@ def cmd_run(args: argparse.Namespace) -> int:
             whole = whole.wait(frames)
         if args.screenshot is not None:
             whole = whole.screenshot(str(args.screenshot))
+        elif args.print_screen:
+            whole = whole.screenshot(str(Path(spare) / "screen.png"))
         result = run(options, whole)
+    if args.print_screen and result.screens:
+        print("\n".join(line.rstrip() for line in result.screens[-1].text_lines()).rstrip())
     return _summarise(result, args.log)
 
 
@@ -117,7 +124,8 @@ def _summarise(result: RunResult, log: Path | None) -> int:
     write_atomically(log, result.log.encode("utf-8"))
     print(f"ended: {result.reason}, exit status {result.exit_status}, {result.frames} frames")
     for path in result.screenshots:
-        print(f"screenshot: {path}")
+        if path.exists():  # not the temporary one behind --print-screen
+            print(f"screenshot: {path}")
     print(f"log: {log}")
     if not result.ok:
         print(f"the run did not end cleanly ({result.reason})", file=sys.stderr)
