@@ -7,7 +7,9 @@ import re
 import pytest
 
 from machfsol import basic_game
+from machfsol.atari_test_mode import Deal, config_text
 from machfsol.basic_game import BasicSourceError, generate, parse_source, to_atascii
+from machfsol.errors import MachfsolError
 
 SMALL = """\
 # a source-only comment
@@ -117,3 +119,22 @@ def test_the_real_source_generates_plain_rev_c_lines() -> None:
                 assert len(line) <= 120, line  # Atari's editor takes 3 screen lines
             numbers = [int(line.split()[0]) for line in listing.splitlines()]
             assert numbers == sorted(numbers)
+
+
+# ------------------------------------------------------------------ test-mode configuration
+
+
+def test_test_mode_configuration_lists_deck_changes_and_seeds() -> None:
+    deals = [Deal(52, 1), Deal(52, 2147483646), Deal(40, 7)]
+    assert config_text(deals) == (
+        b"MFTEST 1\x9bDECK 52\x9bSEED 1\x9bSEED 2147483646\x9bDECK 40\x9bSEED 7\x9bEND\x9b"
+    )
+
+
+@pytest.mark.parametrize(
+    ("deal", "message"),
+    [(Deal(50, 1), "deck size 50"), (Deal(52, 0), "seed 0"), (Deal(52, 2**31 - 1), "seed")],
+)
+def test_test_mode_configuration_refuses_bad_deals(deal: Deal, message: str) -> None:
+    with pytest.raises(MachfsolError, match=message):
+        config_text([deal])
