@@ -15,14 +15,18 @@
 # Places use the engine's numbers: 0 stock, 1 discard, 2-9 tableau T1-T8,
 # 10-13 Ace piles S H C D, 14-17 King piles S H C D. A card is N = SUIT*NR+RANK.
 #
-# Main variables: N deck size, NR ranks per suit, TS tableau size, V variant.
+# Main variables: N deck size, NR ranks per suit (NR1=NR-1), TS tableau size, V variant.
 # D(1..N) dealing order, P next stock card, W(1..WN) discard pile, T(0..7) tableau
-# (52 empty, EM empty count, all spaces below LO filled), AN(S) the card Ace pile S needs next, KP(S,0..KN(S)-1)
-# King pile S bottom first, PT(C) the King pile whose top is card C (-1: none),
-# FC cards on foundations. Per card: SU suit, RK rank, CR 1 if red, FF the forced
-# foundation of an Ace or King (else 0), FA and FB the cards it may be put on in a
-# King pile (52: none; PT(52) is always -1). MH$ the player's moves (two bytes each:
-# source, destination; NM moves), replayed by undo. LG=1 writes every step to #1.
+# (52: empty; EM empty spaces; every space below LO is filled), AN(S) the card Ace
+# pile S needs next, KP(S,0..KN(S)-1) King pile S bottom first, KT(S) its top (-1:
+# empty), PT(C) the King pile whose top is card C (-1: none), FC cards on foundations.
+# Per card: SU suit, RK rank, CR 1 if red, FF the forced foundation of an Ace or King
+# (else 0), FA and FB the cards it may be put on in a King pile (52: none; PT(52) is
+# always -1), TA and TB the cards that may be put on it (53: none), WT how many
+# foundations take it now. MH$ the player's moves (two bytes each: source, destination;
+# NM moves), replayed by undo (RP=1 while replaying). LG=1 writes every step to #1.
+# Place tables: PK(P) its kind (1 stock, 2 discard, 3 tableau, 4 Ace, 5 King pile),
+# P3(P) where its name starts in PN$.
 #
 1 REM MACHFSOL - TWO SOLITAIRES
 #V1 2 REM VARIANT 1: KING PILES DOWN BY SUIT
@@ -323,8 +327,9 @@
 #V1 10010 V=1:DIM TL$(38):TL$="MACHFSOL 1: KINGS DOWN BY SUIT"
 #V2 10010 V=2:DIM TL$(38):TL$="MACHFSOL 2: KINGS DOWN ALTERNATING"
 10020 DIM D(53),W(52),T(7),AN(3),KN(3),KP(3,12),KT(3),PT(52),SU(51),RK(51),CR(51),FF(51)
-10030 DIM FA(51),FB(51),TA(51),TB(51),WT(53),KI(52),PK(17),P3(17),MH$(420),CD$(104),CO$(104),PL$(36),L$(40),RL$(13)
-10040 DIM SN$(4),SL$(32),LN$(40),BL$(40),KQ$(4),F$(20),SC$(4),FM$(4),RS$(8),PN$(54)
+10030 DIM FA(51),FB(51),TA(51),TB(51),WT(53),KI(52),PK(17),P3(17)
+10040 DIM MH$(420),CD$(104),CO$(104),PL$(36),L$(40),RL$(13),SN$(4),SL$(32),LN$(40),BL$(40)
+10045 DIM KQ$(4),F$(20),SC$(4),FM$(4),RS$(8),PN$(54)
 10050 QS=127773:AM=16807:RS=2836:MM=2147483647:QI=0.0000078263:REM 1/QS=7.826379E-06
 10060 FOR I=2 TO 52:KI(I)=1/I:NEXT I
 10070 PL$="S W T1T2T3T4T5T6T7T8ASAHACADKSKHKCKD":KQ$="QWER":SC$="SHCD":FM$="M F "
