@@ -50,8 +50,8 @@ EOL = b"\x9b"
 BOOT_FRAMES = 120
 #: Emulated frames allowed per deal (a 52-card game takes well under 30 s).
 FRAMES_PER_DEAL = 60 * 60
-#: Frames allowed for loading the listing and setting up the tables.
-START_FRAMES = 60 * 60
+#: Frames allowed for loading and setting up (ENTER of the listing takes about 2,400).
+START_FRAMES = 2 * 60 * 60
 
 
 class AtariTestModeError(MachfsolError):
