@@ -174,6 +174,7 @@ def test_the_game_disk_passes_with_json_report(
             "variant", "deck", "seed", "ok", "result", "deal_jiffies", "game_jiffies"
         }  # fmt: skip
         assert result["ok"] is True and result["error"] is None
+        assert result["transcript"] is None  # all passed: the scratch folder is gone
         assert result["result"] in ("WON", "LOST")
         assert isinstance(result["deal_jiffies"], int) and 0 < result["deal_jiffies"] < 600
         assert isinstance(result["game_jiffies"], int)
@@ -348,3 +349,23 @@ def test_deal_result_json_has_the_documented_keys() -> None:
         "variant", "deck", "seed", "ok", "result", "on_foundations", "moves"
     ]  # fmt: skip
     assert data["deal_jiffies"] == 3 and data["game_jiffies"] is None
+
+
+@pytest.mark.emulator
+def test_keyboard_game_in_the_json_report(
+    atari800: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, report = _json_run(capsys, "--variant", "2", "--seeds", "1", "--keyboard")
+    assert status == 0 and report["ok"] is True
+    assert report["keyboard"] == [
+        {"variant": 2, "seed": 277, "moves": 74, "ok": True, "differences": []}
+    ]
+
+
+def test_keyboard_with_a_program_needs_its_variant(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    program = tmp_path / "P.LST"
+    program.write_text('10 PRINT "HI"\n', encoding="ascii")
+    assert main(["verify", "--program", str(program), "--keyboard"]) == 2
+    assert "say which variant it is" in capsys.readouterr().err

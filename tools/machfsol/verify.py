@@ -436,11 +436,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
             typed = keyboard_checks(launches, work.path, jobs=args.jobs)
             verification = replace(verification, keyboard=typed)
         work.keep_if(not verification.ok)
+        if work.kept is None:  # the transcripts go with the scratch folder
+            verification = without_transcripts(verification)
         if args.json:
             print(json_report(verification))
         else:
             print(text_report(verification, work.kept))
     return 0 if verification.ok else 1
+
+
+def without_transcripts(verification: Verification) -> Verification:
+    """The verdicts without the paths of transcripts that are not kept."""
+    results = tuple(replace(result, transcript=None) for result in verification.results)
+    return replace(verification, results=results)
 
 
 def text_report(verification: Verification, kept: Path | None) -> str:
