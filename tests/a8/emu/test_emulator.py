@@ -176,3 +176,19 @@ def test_break_inverse_and_control_keys(atari800: str, tmp_path: Path) -> None:
     assert lines[row] == "ABC●"  # CTRL-T is the ball graphic
     start = screen.word(0x58) + 40 * row + 2  # SAVMSC: screen memory, two margin columns
     assert list(screen.memory[start : start + 4]) == [0xA1, 0xA2, 0x23, 0x54]  # inverse A, B
+
+
+def test_wait_for_file_waits_for_close(atari800: str, tmp_path: Path) -> None:
+    """A file the program keeps open for a while (and writes in between) is not done.
+
+    The loop takes about 120 frames, longer than two looks at the folder: with
+    the size check alone the run would end after FIRST, with the file still open.
+    """
+    program = (
+        'OPEN #1,8,0,"H1:SLOW.TXT":PRINT #1;"FIRST":FOR I=1 TO 3000:NEXT I:'
+        'PRINT #1;"LAST":CLOSE #1\n'
+    )
+    script = BOOT.type(program).wait_for_file("SLOW.TXT", 6000)
+    result = run(EmulatorOptions(hdir=tmp_path), script)
+    assert result.ok
+    assert (tmp_path / "SLOW.TXT").read_bytes() == b"FIRST\x9bLAST\x9b"

@@ -556,19 +556,44 @@ def _play(
 
 
 def _wait_for_file(session: _Session, path: Path, timeout_frames: int) -> None:
-    """Run idle frames until ``path`` exists and has the same size at two looks."""
+    """Run idle frames until ``path`` exists and the program has finished writing it.
+
+    Finished means the emulator no longer holds the file open (the Atari
+    program has CLOSEd it: atari800 keeps a host file open from OPEN to CLOSE);
+    where that cannot be seen (no ``/proc``), the size must stay the same
+    between two looks instead.
+    """
     waited = 0
     last_size: int | None = None
     while True:
         size = path.stat().st_size if path.is_file() else None
-        if size is not None and size == last_size:
-            return
+        if size is not None:
+            open_now = _held_open(session.process.pid, path)
+            if open_now is False or (open_now is None and size == last_size):
+                return
         last_size = size
         if waited >= timeout_frames:
             raise _Stopped("wait-file-timeout")
         step = min(POLL_FRAMES, max(1, timeout_frames - waited))
         session.run_frames([IDLE] * step)
         waited += step
+
+
+def _held_open(pid: int, path: Path) -> bool | None:
+    """Whether process ``pid`` has ``path`` open (None: the system does not tell)."""
+    folder = Path(f"/proc/{pid}/fd")
+    try:
+        descriptors = list(folder.iterdir())
+    except OSError:
+        return None
+    target = os.path.realpath(path)
+    for descriptor in descriptors:
+        try:
+            if os.readlink(descriptor) == target:
+                return True
+        except OSError:
+            continue
+    return False
 
 
 def _wait_for_text(session: _Session, step: WaitForText, work: Path, log_path: Path) -> None:

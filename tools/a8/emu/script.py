@@ -11,7 +11,7 @@ or read from a small text format, one command per line (``#`` starts a comment):
     type "10 PRINT 1" RETURN      # a string in double quotes, then key names if any
     type "RUN ""H1:GAME.BAS"" " RETURN   # "" inside a string is one double quote
     key RETURN                    # key names: see a8.emu.keys.named_keystroke
-    wait-file DONE.TXT 6000       # until H:DONE.TXT exists and stops growing
+    wait-file DONE.TXT 6000       # until H:DONE.TXT exists and is closed
     wait-text "Ready" 600         # until a text line of the screen contains it
     screenshot out.png            # PNG of the Atari screen
     hold START 30                 # hold a key for N frames
@@ -84,7 +84,7 @@ class Wait:
 
 @dataclass(frozen=True)
 class WaitForFile:
-    """Run until ``name`` exists in the H: folder and its size stays the same.
+    """Run until ``name`` exists in the H: folder and the program has closed it.
 
     The run stops (reason ``wait-file-timeout``) if that takes more than
     ``timeout_frames`` frames.
