@@ -4,6 +4,7 @@ The listings steer clear of the two places where Altirra BASIC, the emulator's
 oracle, is known to differ from Atari BASIC: a sign directly before a number in
 unary position (Altirra drops a unary plus, which cannot be undone when comparing),
 and a string comparison inside a numeric array's subscript (Altirra rejects it).
+LIST's line numbers never start with a string (BASIC would read a file name).
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ def expressions(draw: st.DrawFn, operands: st.SearchStrategy[str] = _EXPRESSIONS
 
 _SEXPRS = st.sampled_from(['"HI"', "S$", "S$(1)", "S$(2,3)", "STR$(X)", "CHR$(65)", '""'])
 _TEMPLATES = (
-    "REM {t}", "DATA {t}", "INPUT A,S$", "INPUT #1;A", "COLOR {e}", "LIST", "LIST {e},{e}",
-    "LIST {s},{e}", "ENTER {s}", "LET A={e}", "LET S$={s}", "IF {e} THEN {n}",
+    "REM {t}", "DATA {t}", "INPUT A,S$", "INPUT #1;A", "COLOR {e}", "LIST", "LIST {i},{i}",
+    "LIST {s},{i}", "ENTER {s}", "LET A={e}", "LET S$={s}", "IF {e} THEN {n}",
     "IF {e} THEN PRINT {e}", "FOR I={e} TO {e} STEP {e}", "NEXT I", "GOTO {e}",
     "GO TO {e}", "GOSUB {e}", "TRAP {e}", "BYE", "CONT", "COM C(3),T$(5)", "CLOSE #{e}",
     "CLR", "DEG", "DIM C(3,4),S$(10)", "END", "NEW", "OPEN #1,{e},0,{s}", "LOAD {s}",

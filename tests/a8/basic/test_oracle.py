@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import Phase, assume, given, settings
 
-from a8.basic import Encoding, atascii, list_program, tokenize
+from a8.basic import BasicSyntaxError, Encoding, atascii, list_program, tokenize
 from tests.a8.basic.oracle import SAVE_COMMAND, as_atari_basic, enter_save_list
 from tests.a8.basic.programs import listings
 
@@ -41,11 +41,15 @@ def test_emulator_rejects_the_rejected_lines(atari800: str) -> None:
 
 @pytest.mark.emulator
 @pytest.mark.slow
-@settings(max_examples=4, deadline=None, derandomize=True, database=None)
+@settings(max_examples=4, deadline=None, derandomize=True, database=None, phases=[Phase.generate])
 @given(listing=listings(max_lines=40))
 def test_emulator_agrees_on_generated_programs(atari800: str, listing: str) -> None:
+    try:
+        program = tokenize(listing, save_command=SAVE_COMMAND)
+    except BasicSyntaxError as error:
+        assume("line too long" not in error.reason)  # random lines can exceed 255 bytes
+        raise
     lines = atascii.split_lines(listing.encode(), Encoding.UTF8)
     result = enter_save_list(atari800, atascii.join_lines(lines, Encoding.ATASCII))
-    program = tokenize(listing, save_command=SAVE_COMMAND)
     assert program == as_atari_basic(result.saved)
     assert list_program(program, encoding=Encoding.ATASCII) == result.listed

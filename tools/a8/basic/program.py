@@ -12,7 +12,8 @@ VNTP   0x100: the variable name table (names, last character with bit 7 set)
 VNTD   the table's end: a single 0x00 byte
 VVTP   VNTD + 1: the variable value table, 8 bytes per variable
 STMTAB the statement table: numbered lines in ascending order
-STMCUR the immediate-mode line 32768 (the SAVE command itself)
+STMCUR the line being executed: the immediate-mode line 32768 (the SAVE command
+       itself) when SAVE was typed, the SAVE statement's line when a program ran it
 STARP  the end of the program (the string/array area, empty in a file)
 ====== ============================================================================
 
@@ -131,12 +132,10 @@ class Program:
             data[at(words["VVTP"]) + VALUE_SIZE * i : at(words["VVTP"]) + VALUE_SIZE * (i + 1)]
             for i in range(count)
         )
-        lines = _decode_lines(data, at(words["STMTAB"]), at(words["STMCUR"]), fail)
-        immediate = data[at(words["STMCUR"]) : end]
+        lines, immediate_start = _decode_lines(data, at(words["STMTAB"]), end, fail)
+        immediate = data[immediate_start:end]
         if immediate:
-            _check_line(data, at(words["STMCUR"]), end, fail)
-            if int.from_bytes(immediate[:2], "little") != IMMEDIATE_LINE:
-                raise fail("the immediate line is not line 32768", at(words["STMCUR"]))
+            _check_line(data, immediate_start, end, fail)
         return cls(names, values, lines, immediate)
 
 
@@ -179,13 +178,22 @@ def _check_line(data: bytes, start: int, limit: int, fail: _Fail) -> int:
     return start + length
 
 
-def _decode_lines(data: bytes, start: int, end: int, fail: _Fail) -> tuple[ProgramLine, ...]:
+def _decode_lines(
+    data: bytes, start: int, end: int, fail: _Fail
+) -> tuple[tuple[ProgramLine, ...], int]:
+    """The numbered lines from STMTAB up to the immediate line 32768, and where that
+    line starts. STMCUR is not used: a program that SAVEs itself while running
+    leaves STMCUR on the line that holds the SAVE statement."""
     lines: list[ProgramLine] = []
     position = start
     previous = -1
     while position < end:
+        if position + 2 > end:
+            raise fail("truncated line number", position)
         number = int.from_bytes(data[position : position + 2], "little")
-        if number >= IMMEDIATE_LINE:
+        if number == IMMEDIATE_LINE:
+            return tuple(lines), position
+        if number > IMMEDIATE_LINE:
             raise fail(f"line number {number} in the statement table", position)
         if number <= previous:
             raise fail(f"line {number} follows line {previous}", position)
@@ -193,4 +201,4 @@ def _decode_lines(data: bytes, start: int, end: int, fail: _Fail) -> tuple[Progr
         lines.append(ProgramLine(number, data[position:after]))
         previous = number
         position = after
-    return tuple(lines)
+    return tuple(lines), position
