@@ -1,0 +1,49 @@
+"""Solver speed: time per 52-card deal (median and 99th percentile), per variant.
+
+Usage: .venv/bin/python benchmarks/solver_speed.py [DEALS] [NODE_LIMIT]
+
+Solves seeds 1..DEALS (default 500) of the 52-card deck in each variant the way
+``machfsol odds`` does (the autoplay policy first, the search only for its losses) and
+prints the median, 99th-percentile and maximum CPU time per deal, and the verdicts.
+CPU time (``time.process_time``) keeps other jobs on a shared machine from inflating
+the figures. docs/ODDS.md records the measured figures and the full table's wall time.
+"""
+
+from __future__ import annotations
+
+import platform
+import statistics
+import sys
+import time
+from collections import Counter
+
+from machfsol.deal import deal
+from machfsol.solver import DEFAULT_NODE_LIMIT, solve
+
+
+def main() -> int:
+    deals = int(sys.argv[1]) if len(sys.argv) > 1 else 500
+    node_limit = int(sys.argv[2]) if len(sys.argv) > 2 else DEFAULT_NODE_LIMIT
+    print(f"Python {platform.python_version()}, {deals} deals, node limit {node_limit}")
+    for number in (1, 2):
+        times: list[float] = []
+        verdicts: Counter[str] = Counter()
+        for seed in range(1, deals + 1):
+            order = deal(seed, 52)
+            started = time.process_time()
+            solution = solve(order, number, node_limit)
+            times.append(time.process_time() - started)
+            verdicts[solution.verdict.value] += 1
+        times.sort()
+        p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
+        print(
+            f"variant {number}: median {1000 * statistics.median(times):7.1f} ms, "
+            f"p99 {1000 * p99:7.1f} ms, max {1000 * times[-1]:7.1f} ms, "
+            f"total {sum(times):6.1f} s; "
+            + ", ".join(f"{k} {v}" for k, v in sorted(verdicts.items()))
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
