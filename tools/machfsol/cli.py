@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "machfsol.play",
     "machfsol.verify",
     "machfsol.basic_game",
+    "machfsol.odds_command",
 )
 
 
