@@ -9,6 +9,8 @@ LIST's line numbers never start with a string (BASIC would read a file name).
 
 from __future__ import annotations
 
+import random
+import re
 from typing import Any
 
 from hypothesis import strategies as st
@@ -93,4 +95,51 @@ def listings(draw: st.DrawFn, max_lines: int = 8) -> str:
         ends = [s for s in body if s.startswith(("REM", "DATA")) or "THEN PRINT" in s]
         body = [s for s in body if s not in ends] + ends[:1]
         lines.append(f"{number} " + ":".join(body))
+    return "\n".join(lines) + "\n"
+
+
+#: Abbreviations a user may type, each the shortest that BASIC reads as the keyword.
+ABBREVIATIONS = {
+    "PRINT": "PR.", "LIST": "L.", "GRAPHICS": "GR.", "POSITION": "POS.", "SETCOLOR": "SE.",
+    "SOUND": "SO.", "DRAWTO": "DR.", "PLOT": "PL.", "REM": "R.", "DATA": "D.",
+    "RETURN": "RET.", "GOSUB": "GOS.", "NEXT": "N.", "INPUT": "I.", "FOR": "F.",
+    "GOTO": "G.", "TRAP": "T.", "CLOSE": "CL.", "OPEN": "O.", "POKE": "POK.",
+    "RESTORE": "RES.", "LOCATE": "LOC.", "LPRINT": "LP.", "STATUS": "ST.", "NOTE": "NO.",
+    "POINT": "P.", "XIO": "X.", "GET": "GE.", "PUT": "PU.", "DIM": "DI.", "DEG": "DE.",
+    "LOAD": "LO.", "SAVE": "S.", "ENTER": "E.", "BYE": "B.", "COLOR": "C.",
+    "CONT": "CON.", "STOP": "STO.", "RUN": "RU.",
+}  # fmt: skip
+
+
+def mangle(line: str, rnd: random.Random) -> str:
+    """The line as a hurried typist writes it: some keywords abbreviated, about half
+    of the blanks outside strings left out (never the one before THEN: without it
+    Altirra BASIC reads its block IF, an extension), a few blanks added."""
+    for keyword, abbreviation in ABBREVIATIONS.items():
+        if rnd.random() < 0.3:
+            line = re.sub(rf"\b{keyword}\b", abbreviation, line, count=1)
+    out: list[str] = []
+    quoted = False
+    for index, char in enumerate(line):
+        if char == '"':
+            quoted = not quoted
+        keep_blank = line.startswith("THEN", index + 1)
+        if not quoted and char == " " and not keep_blank and rnd.random() < 0.5:
+            continue
+        out.append(char)
+        if not quoted and char in ",;()=+-" and rnd.random() < 0.1:
+            out.append(" ")
+    return "".join(out)
+
+
+@st.composite
+def mangled_listings(draw: st.DrawFn) -> str:
+    """30 lines, numbered 10, 20 ..., of random statements, mangled (see :func:`mangle`)."""
+    rnd = random.Random(draw(st.integers(0, 2**32)))
+    lines = []
+    for index in range(30):
+        body = draw(st.lists(statements(), min_size=1, max_size=3))
+        ends = [s for s in body if s.startswith(("REM", "DATA")) or "THEN PRINT" in s]
+        body = [s for s in body if s not in ends] + ends[:1]
+        lines.append(f"{(index + 1) * 10} " + mangle(":".join(body), rnd))
     return "\n".join(lines) + "\n"
