@@ -213,19 +213,19 @@ def altered(variant: int, old: str, new: str) -> str:
     return listing.replace(old, new)
 
 
-def hanging_on_seed(variant: int, seed: int) -> str:
-    """The listing, made to loop for ever in deal ``seed`` before autoplaying it."""
+def hanging_on_seed(variant: int, seed: int, before: str) -> str:
+    """The listing, made to loop for ever in deal ``seed`` just before the first
+    statement ``before`` of the test mode's deal routine (lines 7100-7199)."""
     lines = generate(variant).splitlines()
     numbers = {int(line.split()[0]) for line in lines}
     assert not numbers & {32000, 32001}
-    autoplay = [
+    found = [
         index
         for index, line in enumerate(lines)
-        if 7100 <= int(line.split()[0]) < 7200 and "GOSUB 500" in line
+        if 7100 <= int(line.split()[0]) < 7200 and before in line
     ]
-    assert len(autoplay) == 1, "update the test: where does the test mode autoplay a deal?"
-    line = lines[autoplay[0]]
-    lines[autoplay[0]] = line.replace("GOSUB 500", "GOSUB 32000:GOSUB 500", 1)
+    assert len(found) == 1, f"update the test: the deal routine has {before!r} not once"
+    lines[found[0]] = lines[found[0]].replace(before, f"GOSUB 32000:{before}", 1)
     lines += [f"32000 IF SE={seed} THEN 32000", "32001 RETURN"]
     return "\n".join(lines) + "\n"
 
@@ -270,12 +270,21 @@ def test_the_failure_names_the_engine_expectation(atari800: str, tmp_path: Path)
 
 
 @pytest.mark.emulator
+@pytest.mark.parametrize(
+    ("before", "error"),
+    [
+        # after the deal is laid out and its header written, before it is played
+        ("GOSUB 500", "the deal did not finish: not finished within 30 emulated seconds"),
+        # after deal 2's transcript is closed, before deal 3's is opened
+        ("K9=K9+1", "no transcript for deal 1: not finished within 30 emulated seconds"),
+    ],
+    ids=["in-the-deal", "between-deals"],
+)
 def test_a_hung_program_fails_on_time_and_the_other_seeds_still_run(
-    atari800: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    atari800: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], before: str, error: str
 ) -> None:
-    # The program hangs in the middle of deal 3 (after dealing, before playing).
     program = tmp_path / "HANG.LST"
-    program.write_text(hanging_on_seed(1, 3), encoding="ascii")
+    program.write_text(hanging_on_seed(1, 3, before), encoding="ascii")
     status, report = _json_run(
         capsys, "--program", str(program), "--seeds", "1-5", "--deal-seconds", "30", "--jobs", "1"
     )
@@ -285,26 +294,26 @@ def test_a_hung_program_fails_on_time_and_the_other_seeds_still_run(
     assert [(r["seed"], r["ok"]) for r in results] == [
         (1, True), (2, True), (3, False), (4, True), (5, True)
     ]  # fmt: skip
-    error = results[2]["error"]
-    assert "did not finish" in error and "within 30 emulated seconds" in error
-    log = re.search(r"emulator log: (\S+)\)", error)
+    assert results[2]["error"].startswith(error)
+    log = re.search(r"emulator log: (\S+)\)", results[2]["error"])
     assert log is not None and Path(log.group(1)).is_file()
 
 
 @pytest.mark.emulator
-def test_a_program_that_never_starts_fails_every_seed(
+def test_a_program_that_never_starts_a_deal_fails_fast(
     atari800: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     program = tmp_path / "LOOP.LST"
     program.write_text("10 GOTO 10\n", encoding="ascii")
     status, report = _json_run(
-        capsys, "--program", str(program), "--seeds", "1-3", "--deal-seconds", "2"
+        capsys, "--program", str(program), "--seeds", "1-5", "--deal-seconds", "2", "--jobs", "1"
     )
     assert status == 1
     results = report["results"]
     assert isinstance(results, list)
-    assert [r["ok"] for r in results] == [False] * 3
-    assert all("no transcript for deal 1" in r["error"] for r in results)
+    assert [r["ok"] for r in results] == [False] * 5
+    assert all("no transcript for deal 1" in r["error"] for r in results[:3])
+    assert all(r["error"].startswith("not run: the program stopped in 3") for r in results[3:])
 
 
 def test_a_crashing_emulator_is_a_failure_not_a_traceback(

@@ -59,8 +59,9 @@ DEFAULT_SEEDS: Final = "1-100"
 DEFAULT_JOBS: Final = 2
 #: More deals than this per boot gains nothing (boot and load take about one deal).
 MAX_DEALS_PER_BOOT: Final = 40
-#: After this many deals of one program and deck hung, the rest are not tried.
-MAX_HUNG: Final = 3
+#: After this many deals of one program and deck stopped it (a hang, an error, a
+#: crash), the rest are not tried: a program that never gets through a deal fails fast.
+MAX_STOPPED: Final = 3
 #: Failures printed in full; the others are counted (--json has them all).
 SHOWN_FAILURES: Final = 10
 #: The main job's default: this many seeds of each variant, 52 cards.
@@ -173,7 +174,7 @@ def verify(
     find_atari800()  # a missing emulator is one error for all, not one per deal
     started = time.monotonic()
     queue = deque(plan.batches(jobs))
-    hung: dict[str, int] = {}
+    stopped: dict[str, int] = {}
     results: list[DealResult] = []
     running: dict[Future[BatchOutcome], tuple[Batch, Path]] = {}
     boots = 0
@@ -189,7 +190,7 @@ def verify(
                 running[future] = (batch, folder)
             finished, _ = wait(running, timeout=0.25, return_when=FIRST_COMPLETED)
             for future in finished:
-                batch, _folder = running.pop(future)
+                batch, folder = running.pop(future)
                 try:
                     outcome = future.result()
                 except OSError as error:  # the scratch folder, not the program, failed
@@ -197,12 +198,14 @@ def verify(
                     outcome = BatchOutcome(
                         tuple(_not_run(batch, seed, reason) for seed in batch.seeds),
                         (),
-                        _folder,
+                        folder,
                     )
                 results += outcome.results
-                hung[batch.group] = hung.get(batch.group, 0) + outcome.hung
-                if outcome.leftover and hung[batch.group] >= MAX_HUNG:
-                    reason = f"not run: {MAX_HUNG} deals of this program and deck hung already"
+                stopped[batch.group] = stopped.get(batch.group, 0) + outcome.stopped
+                if outcome.leftover and stopped[batch.group] >= MAX_STOPPED:
+                    reason = (
+                        f"not run: the program stopped in {MAX_STOPPED} deals of this deck already"
+                    )
                     results += [_not_run(batch, seed, reason) for seed in outcome.leftover]
                 elif outcome.leftover:
                     queue.appendleft(Batch(batch.launch, batch.deck, outcome.leftover))

@@ -138,13 +138,14 @@ class DealResult:
 
 @dataclass(frozen=True)
 class BatchOutcome:
-    """The results of a batch, and the seeds it never reached (to run again)."""
+    """The results of a batch, and the seeds it never reached (to run again in a new boot)."""
 
     results: tuple[DealResult, ...]
     leftover: tuple[int, ...]
     log: Path
-    #: Deals that did not finish in their budget (the program hung or crawled).
-    hung: int = 0
+    #: 1 if the program stopped short of the end of the batch (it hung, crawled, or
+    #: ended with an error) at the deal after the last result, else 0.
+    stopped: int = 0
 
 
 def h_folder(folder: Path) -> Path:
@@ -253,14 +254,15 @@ class _Judge:
         seeds = self.batch.seeds
         for index, seed in enumerate(seeds):
             number = index + 1
+            rest = seeds[index + 1 :]
             path = self.hdir / f"T{number}.TXT"
             if not path.exists():
-                reason = self.why_missing(number)
-                if index == 0:  # nothing ran at all: the same reason holds for every seed
-                    failed = tuple(self.failure(s, reason) for s in seeds)
-                    return BatchOutcome(failed, (), self.log)
-                results.append(self.failure(seed, reason))
-                return BatchOutcome(tuple(results), seeds[index + 1 :], self.log)
+                results.append(self.failure(seed, self.why_missing(number)))
+                if self.done is not None and self.done[:1] == ["DONE"]:
+                    # the program ended normally: a new boot would end the same way
+                    results += [self.failure(other, self.why_missing(number)) for other in rest]
+                    rest = ()
+                return BatchOutcome(tuple(results), rest, self.log, stopped=1)
             data = path.read_bytes()
             kept = self.keep / f"seed{seed}.txt"
             kept.write_bytes(data.replace(EOL, b"\n"))
@@ -269,7 +271,7 @@ class _Judge:
                 results.append(self.judged(seed, data, kept))
                 continue
             results.append(self.unfinished(seed, data, kept))
-            return BatchOutcome(tuple(results), seeds[index + 1 :], self.log, hung=1)
+            return BatchOutcome(tuple(results), rest, self.log, stopped=1)
         return BatchOutcome(tuple(results), (), self.log)
 
     def failure(self, seed: int, reason: str, transcript: Path | None = None) -> DealResult:
@@ -349,7 +351,17 @@ class _Judge:
                 )
 
     def unfinished(self, seed: int, data: bytes, kept: Path) -> DealResult:
-        """A deal cut short: its first difference from the engine, or the hang itself."""
+        """A deal cut short: its first difference from the engine, or the hang itself.
+
+        A transcript that is whole (the program stopped after writing it, before the
+        next deal) is judged like any other.
+        """
+        try:
+            parse(data, str(kept))
+        except MachfsolError:
+            pass
+        else:
+            return self.judged(seed, data, kept)
         trouble = self.emulator_trouble("the deal did not finish")
         divergence = first_divergence(data, str(kept))
         if divergence is not None:
