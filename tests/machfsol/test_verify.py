@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from a8.basic import tokenize
 from machfsol.basic_game import generate
 from machfsol.cli import main
 from machfsol.seed_list import MAX_SEEDS, SeedListError, format_seed_list, parse_seed_list
@@ -190,6 +191,20 @@ def test_text_report_and_progress(atari800: str, capsys: pytest.CaptureFixture[s
     assert "1 of 1 deals verified" in out and out.rstrip().endswith("OK")
 
 
+@pytest.mark.emulator
+def test_a_save_file_given_as_the_program_passes(
+    atari800: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What a user does with a program saved on the Atari: ``SAVE "D:MY.BAS"``."""
+    program = tmp_path / "MY.BAS"
+    program.write_bytes(tokenize(generate(2)))
+    status, report = _json_run(capsys, "--program", str(program), "--seeds", "4,9")
+    assert status == 0
+    results = report["results"]
+    assert isinstance(results, list)
+    assert [(r["variant"], r["seed"], r["ok"]) for r in results] == [(2, 4, True), (2, 9, True)]
+
+
 #: Deliberate changes to the generated listings: each makes the program play some deal
 #: differently from the engine. (variant, a piece of the listing, what it becomes)
 ALTERATIONS = {
@@ -203,6 +218,18 @@ ALTERATIONS = {
     "distance-off-by-one": (1, "DT=RB-RK(AN(S))", "DT=RB-RK(AN(S))+1"),
     # Fisher-Yates without its last swap
     "shuffle-skips-last-swap": (2, "FOR K=N TO 2 STEP -1", "FOR K=N TO 3 STEP -1"),
+    # forced step 3 of the rules: an empty space takes the stock's card before the discard's
+    "fill-from-stock-first": (
+        1,
+        "IF WN THEN C=W(WN):SR=1:GOTO 38",
+        "IF WN AND P>N THEN C=W(WN):SR=1:GOTO 38",
+    ),
+    # variant 1's King piles off by one: a card goes on the card two ranks above it
+    "king-pile-two-ranks-down": (
+        1,
+        "FA(C)=C+1:FB(C)=52:TA(C)=C-1:",
+        "FA(C)=C+2:FB(C)=52:TA(C)=C-2:",
+    ),
 }
 
 
@@ -334,6 +361,7 @@ def test_a_crashing_emulator_is_a_failure_not_a_traceback(
 
 
 @pytest.mark.emulator
+@pytest.mark.slow
 def test_main_job_builds_the_disk_and_verifies_both_variants(
     atari800: str,
     tmp_path: Path,
