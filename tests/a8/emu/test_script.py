@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from a8.emu.keys import named_keystroke
+from a8.emu.keys import CHARACTER_KEYS, KEY_NAMES, named_keystroke
 from a8.emu.playback import IDLE, Frame
 from a8.emu.script import (
     KEY_GAP_FRAMES,
@@ -16,6 +18,7 @@ from a8.emu.script import (
     Screenshot,
     Script,
     ScriptError,
+    Step,
     TypeText,
     Wait,
     WaitForFile,
@@ -129,3 +132,31 @@ def test_example_scripts_parse() -> None:
     assert examples, "emu_scripts/ should hold example scripts"
     for path in examples:
         assert len(Script.load(path)) > 0
+
+
+# --- round trip: to_text then parse gives the same script --------------------------
+
+_TYPEABLE = sorted(set(CHARACTER_KEYS))
+_KEY_NAMES = [*KEY_NAMES, *(c for c in _TYPEABLE if c not in " \n"), "CTRL-A", "SHIFT-RETURN"]
+_PRINTABLE = st.characters(min_codepoint=32, max_codepoint=126)
+_NAME = st.text(_PRINTABLE, min_size=1, max_size=12).filter(
+    lambda name: "/" not in name and "\\" not in name and name not in (".", "..")
+)
+
+steps_strategy = st.one_of(
+    st.builds(TypeText, st.text(st.sampled_from(_TYPEABLE), max_size=20)),
+    st.builds(PressKey, st.sampled_from(_KEY_NAMES)),
+    st.builds(HoldKey, st.sampled_from(_KEY_NAMES), st.integers(0, 500)),
+    st.builds(Wait, st.integers(0, 100_000)),
+    st.builds(WaitForFile, _NAME, st.integers(1, 100_000)),
+    st.builds(WaitForText, st.text(_PRINTABLE, min_size=1, max_size=30), st.integers(1, 9999)),
+    st.builds(Screenshot, _NAME.map(lambda name: name + ".png")),
+)
+
+
+@given(st.lists(steps_strategy, max_size=12))
+def test_text_format_round_trip(steps: list[Step]) -> None:
+    script = Script()
+    for step in steps:
+        script = script.then(step)
+    assert Script.parse(script.to_text()) == script

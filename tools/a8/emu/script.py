@@ -191,6 +191,10 @@ class Script:
                 raise ScriptError(f"{source}:{number}: {error}") from None
         return cls(tuple(steps))
 
+    def to_text(self) -> str:
+        """The script in the text format, one command per step (``parse`` reads it back)."""
+        return "".join(_format_step(step) + "\n" for step in self.steps)
+
     @classmethod
     def load(cls, path: str | Path) -> Script:
         """Read a script file (errors name the file and line)."""
@@ -253,17 +257,17 @@ def _parse_line(line: str) -> list[Step]:
     if name == "type":
         return _parse_type(args)
     if name == "key":
-        if not args or any(isinstance(arg, _Quoted) for arg in args):
+        if not args:
             raise ScriptError("key: give one or more key names, e.g. key RETURN")
         return [_built(PressKey(str(arg))) for arg in args]
     if name == "hold":
-        key, count = _expect_plain(args, 2, "hold KEY FRAMES")
+        key, count = _expect_words(args, 2, "hold KEY FRAMES")
         return [_built(HoldKey(key, _parse_int(count, "hold")))]
     if name == "wait":
-        (count,) = _expect_plain(args, 1, "wait FRAMES")
+        (count,) = _expect_words(args, 1, "wait FRAMES")
         return [_built(Wait(_parse_int(count, "wait")))]
     if name == "wait-file":
-        file_name, timeout = _expect_plain(args, 2, "wait-file NAME TIMEOUT_FRAMES")
+        file_name, timeout = _expect_words(args, 2, "wait-file NAME TIMEOUT_FRAMES")
         return [_built(WaitForFile(file_name, _parse_int(timeout, "wait-file")))]
     if name == "wait-text":
         if len(args) != 2 or not isinstance(args[0], _Quoted) or isinstance(args[1], _Quoted):
@@ -290,8 +294,9 @@ def _parse_type(args: list[str]) -> list[Step]:
     return steps
 
 
-def _expect_plain(args: list[str], count: int, usage: str) -> list[str]:
-    if len(args) != count or any(isinstance(arg, _Quoted) for arg in args):
+def _expect_words(args: list[str], count: int, usage: str) -> list[str]:
+    """Exactly ``count`` words; a name may be quoted (blanks, ``#``), a number may not."""
+    if len(args) != count or isinstance(args[-1], _Quoted):
         raise ScriptError(f"usage: {usage}")
     return [str(arg) for arg in args]
 
@@ -306,6 +311,36 @@ class _Quoted(str):
     """A word that was written as a double-quoted string."""
 
     __slots__ = ()
+
+
+def _quote(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace('"', '""').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+def _word(text: str) -> str:
+    """A name as a plain word when it can be one, else quoted."""
+    plain = text and not any(char in ' \t"#\\' or not char.isprintable() for char in text)
+    return text if plain else _quote(text)
+
+
+def _format_step(step: Step) -> str:
+    match step:
+        case TypeText(text):
+            return f"type {_quote(text)}"
+        case PressKey(name):
+            return f"key {_word(name)}"
+        case HoldKey(name, count):
+            return f"hold {_word(name)} {count}"
+        case Wait(count):
+            return f"wait {count}"
+        case WaitForFile(name, timeout):
+            return f"wait-file {_word(name)} {timeout}"
+        case WaitForText(text, timeout):
+            return f"wait-text {_quote(text)} {timeout}"
+        case Screenshot(path):
+            return f"screenshot {_word(path)}"
+    raise AssertionError(step)
 
 
 def _split_words(line: str) -> list[str]:
