@@ -55,7 +55,9 @@ def test_run_program(atari800: str, tmp_path: Path, kind: str) -> None:
 
 
 @pytest.mark.emulator
-def test_boot_an_atr(atari800: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("flags", [[], ["--no-sio-patch", "--machine", "800"]])
+def test_boot_an_atr(atari800: str, tmp_path: Path, flags: list[str]) -> None:
+    """Booting from drive 1, with the patched (fast) and the real serial I/O."""
     disk = Dos2Disk.new(source="T.ATR")
     disk.add_file("PROG.BAS", tokenize(WRITES_SQUARES))
     install_boot_menu(disk, [MenuEntry.parse("PROG.BAS")], "T")
@@ -65,5 +67,5 @@ def test_boot_an_atr(atari800: str, tmp_path: Path) -> None:
     script.write_text("wait 150\nkey 1\nwait-file OUT.TXT 3000\n")
     hdir = tmp_path / "h"
     args = ["emu", "run", str(image), "--script", str(script), "--hdir", str(hdir)]
-    assert main(args) == 0
+    assert main([*args, *flags]) == 0
     assert (hdir / "OUT.TXT").read_bytes() == b"1\x9b4\x9b9\x9b"
