@@ -41,7 +41,7 @@ def test_emulator_rejects_the_rejected_lines(atari800: str) -> None:
 
 @pytest.mark.emulator
 @pytest.mark.slow
-@settings(max_examples=4, deadline=None, derandomize=True, database=None, phases=[Phase.generate])
+@settings(max_examples=12, deadline=None, derandomize=True, database=None, phases=[Phase.generate])
 @given(listing=listings(max_lines=40))
 def test_emulator_agrees_on_generated_programs(atari800: str, listing: str) -> None:
     try:
@@ -57,7 +57,7 @@ def test_emulator_agrees_on_generated_programs(atari800: str, listing: str) -> N
 
 @pytest.mark.emulator
 @pytest.mark.slow
-@settings(max_examples=3, deadline=None, derandomize=True, database=None, phases=[Phase.generate])
+@settings(max_examples=10, deadline=None, derandomize=True, database=None, phases=[Phase.generate])
 @given(listing=mangled_listings())
 def test_emulator_agrees_on_mangled_lines(atari800: str, listing: str) -> None:
     """Abbreviated, blank-less lines: BASIC and we accept the same lines, and each
