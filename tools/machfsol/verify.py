@@ -355,6 +355,10 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     parser = subparsers.add_parser(
         "verify",
         help="play deals on the Atari programs in atari800 and check them against the engine",
+        description="Boot the game disk (or run --program) in atari800, autoplay the deals "
+        "in the games' test mode and replay every transcript on the engine. Exit 0: all "
+        "verified; 1: a deal differs (its seed and first differing line are printed); 2: "
+        "bad arguments. See docs/VERIFY.md.",
     )
     parser.add_argument(
         "--variant", choices=("1", "2", "both"), default="both", help="default: both"
@@ -374,11 +378,15 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="run this program (SAVE file or listing) instead of the game disk's",
     )
     target.add_argument(
-        "--disk", type=Path, help="boot this game disk (default: one built from basic_src/)"
+        "--disk",
+        type=Path,
+        metavar="FILE.ATR",
+        help="boot this game disk (default: one built from basic_src/)",
     )
     parser.add_argument(
         "--deal-seconds",
         type=int,
+        metavar="N",
         default=DEAL_FRAMES // FRAMES_PER_SECOND,
         help="emulated seconds a deal may take before it counts as hung (default %(default)s)",
     )
