@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -192,3 +193,27 @@ def test_wait_for_file_waits_for_close(atari800: str, tmp_path: Path) -> None:
     result = run(EmulatorOptions(hdir=tmp_path), script)
     assert result.ok
     assert (tmp_path / "SLOW.TXT").read_bytes() == b"FIRST\x9bLAST\x9b"
+
+
+def test_parallel_runs_do_not_mix(atari800: str, tmp_path: Path) -> None:
+    """Several emulators at once, each with its own pipe, monitor and H: folder."""
+
+    def one(number: int) -> tuple[bool, bytes, str]:
+        hdir = tmp_path / str(number)
+        script = (
+            BOOT.type(write_file_line("N.TXT", str(number)))
+            .wait_for_file("N.TXT", 600)
+            .type(f'PRINT "RUN {number}"\n')
+            .wait(10)
+            .screenshot(str(hdir / "s.png"))
+        )
+        result = run(EmulatorOptions(hdir=hdir), script)
+        text = "\n".join(result.screens[0].text_lines()) if result.screens else ""
+        return result.ok, (hdir / "N.TXT").read_bytes(), text
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        outcomes = list(pool.map(one, range(1, 7)))
+    for number, (ok, written, text) in enumerate(outcomes, start=1):
+        assert ok
+        assert written == f"{number}\x9b".encode("latin-1")
+        assert f"RUN {number}" in text
