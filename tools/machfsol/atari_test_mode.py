@@ -29,7 +29,6 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from a8.basic import tokenize
 from a8.emu.emulator import EmulatorOptions, run
@@ -99,10 +98,17 @@ def run_test_mode(
     variant: int,
     deck_size: int,
     seeds: Sequence[int],
-    **options: Any,
+    *,
+    listing: str | None = None,
+    tokenized: bool = False,
+    folder: Path | None = None,
+    options: EmulatorOptions | None = None,
 ) -> TestModeRun:
     """Run MACHFSOL.<variant> on these seeds of one deck size (see :func:`run_deals`)."""
-    return run_deals(variant, [Deal(deck_size, seed) for seed in seeds], **options)
+    deals = [Deal(deck_size, seed) for seed in seeds]
+    return run_deals(
+        variant, deals, listing=listing, tokenized=tokenized, folder=folder, options=options
+    )
 
 
 def run_deals(
@@ -134,7 +140,6 @@ def run_deals(
         else:
             (hdir / LISTING_NAME).write_bytes(basic_game.to_atascii(program) + b"RUN" + EOL)
             command = f'ENTER "H1:{LISTING_NAME}"\n'
-
         (hdir / CONFIG_NAME).write_bytes(config_text(deals))
         budget = START_FRAMES + FRAMES_PER_DEAL * len(seeds)
         base = options if options is not None else EmulatorOptions()
