@@ -240,9 +240,9 @@ def altered(variant: int, old: str, new: str) -> str:
     return listing.replace(old, new)
 
 
-def hanging_on_seed(variant: int, seed: int, before: str) -> str:
-    """The listing, made to loop for ever in deal ``seed`` just before the first
-    statement ``before`` of the test mode's deal routine (lines 7100-7199)."""
+def trapped_on_seed(variant: int, seed: int, before: str, then: str) -> str:
+    """The listing, made to do ``then`` in deal ``seed`` just before the first statement
+    ``before`` of the test mode's deal routine (lines 7100-7199)."""
     lines = generate(variant).splitlines()
     numbers = {int(line.split()[0]) for line in lines}
     assert not numbers & {32000, 32001}
@@ -253,8 +253,13 @@ def hanging_on_seed(variant: int, seed: int, before: str) -> str:
     ]
     assert len(found) == 1, f"update the test: the deal routine has {before!r} not once"
     lines[found[0]] = lines[found[0]].replace(before, f"GOSUB 32000:{before}", 1)
-    lines += [f"32000 IF SE={seed} THEN 32000", "32001 RETURN"]
+    lines += [f"32000 IF SE={seed} THEN {then}", "32001 RETURN"]
     return "\n".join(lines) + "\n"
+
+
+def hanging_on_seed(variant: int, seed: int, before: str) -> str:
+    """The listing, made to loop for ever in deal ``seed`` (see trapped_on_seed)."""
+    return trapped_on_seed(variant, seed, before, "32000")
 
 
 @pytest.mark.emulator
@@ -303,7 +308,7 @@ def test_the_failure_names_the_engine_expectation(atari800: str, tmp_path: Path)
         # after the deal is laid out and its header written, before it is played
         ("GOSUB 500", "the deal did not finish: not finished within 30 emulated seconds"),
         # after deal 2's transcript is closed, before deal 3's is opened
-        ("K9=K9+1", "no transcript for deal 1: not finished within 30 emulated seconds"),
+        ("K9=K9+1", "no transcript: not finished within 30 emulated seconds"),
     ],
     ids=["in-the-deal", "between-deals"],
 )
@@ -327,6 +332,24 @@ def test_a_hung_program_fails_on_time_and_the_other_seeds_still_run(
 
 
 @pytest.mark.emulator
+def test_a_basic_error_in_a_deal_fails_that_deal(
+    atari800: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Division by zero in deal 2, while it is played: the program's TRAP writes
+    # "ERROR 11 AT SEED 2" in MFDONE.TXT and ends; deals 3 and 4 get a new boot.
+    program = tmp_path / "ERR.LST"
+    program.write_text(trapped_on_seed(2, 2, "GOSUB 500", "Z9=1/0"), encoding="ascii")
+    status, report = _json_run(capsys, "--program", str(program), "--seeds", "1-4", "--jobs", "1")
+    assert status == 1
+    results = report["results"]
+    assert isinstance(results, list)
+    assert [(r["seed"], r["ok"]) for r in results] == [(1, True), (2, False), (3, True), (4, True)]
+    assert results[1]["error"] == (
+        "the program stopped in this deal: ERROR 11 AT SEED 2 (in MFDONE.TXT)"
+    )
+
+
+@pytest.mark.emulator
 def test_a_program_that_never_starts_a_deal_fails_fast(
     atari800: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -339,7 +362,7 @@ def test_a_program_that_never_starts_a_deal_fails_fast(
     results = report["results"]
     assert isinstance(results, list)
     assert [r["ok"] for r in results] == [False] * 5
-    assert all("no transcript for deal 1" in r["error"] for r in results[:3])
+    assert all("no transcript" in r["error"] for r in results[:3])
     assert all(r["error"].startswith("not run: the program stopped in 3") for r in results[3:])
 
 
@@ -355,7 +378,7 @@ def test_a_crashing_emulator_is_a_failure_not_a_traceback(
     status = main(["verify", "--program", str(program), "--seeds", "1-2", "--keep", str(tmp_path)])
     assert status == 1
     out = capsys.readouterr().out
-    assert "FAILED variant ?, deck 52, seed 1: no transcript for deal 1: the emulator exited" in out
+    assert "FAILED variant ?, deck 52, seed 1: no transcript: the emulator exited" in out
     logs = list(tmp_path.glob("program-d52/boot-1.log"))
     assert logs and "segmentation fault (pretend)" in logs[0].read_text()
 

@@ -249,6 +249,11 @@ class _Judge:
         self.log = log
         self.done = _read_done(hdir / DONE_NAME)
 
+    @property
+    def ended_normally(self) -> bool:
+        """The program wrote ``DONE ...`` (not ``ERROR ...``) in MFDONE.TXT."""
+        return self.done is not None and self.done[:1] == ["DONE"]
+
     def all_deals(self) -> BatchOutcome:
         results: list[DealResult] = []
         seeds = self.batch.seeds
@@ -256,21 +261,24 @@ class _Judge:
             number = index + 1
             rest = seeds[index + 1 :]
             path = self.hdir / f"T{number}.TXT"
-            if not path.exists():
+            if not path.exists():  # the program stopped before this deal
                 results.append(self.failure(seed, self.why_missing(number)))
-                if self.done is not None and self.done[:1] == ["DONE"]:
-                    # the program ended normally: a new boot would end the same way
+                if self.ended_normally:  # a new boot would end the same way
                     results += [self.failure(other, self.why_missing(number)) for other in rest]
                     rest = ()
                 return BatchOutcome(tuple(results), rest, self.log, stopped=1)
             data = path.read_bytes()
             kept = self.keep / f"seed{seed}.txt"
             kept.write_bytes(data.replace(EOL, b"\n"))
-            finished = self.done is not None or (self.hdir / f"T{number + 1}.TXT").exists()
-            if finished:
+            if self.ended_normally or (self.hdir / f"T{number + 1}.TXT").exists():
                 results.append(self.judged(seed, data, kept))
                 continue
-            results.append(self.unfinished(seed, data, kept))
+            # The program stopped in this deal, or just after it (then its transcript
+            # is whole, and the next seed is the one without a transcript).
+            if _is_whole(data):
+                results.append(self.judged(seed, data, kept))
+                continue
+            results.append(self.stopped_in(seed, data, kept))
             return BatchOutcome(tuple(results), rest, self.log, stopped=1)
         return BatchOutcome(tuple(results), (), self.log)
 
@@ -290,10 +298,10 @@ class _Judge:
     def why_missing(self, number: int) -> str:
         """Why the program wrote no transcript for its ``number``-th deal."""
         if self.done is not None:
-            if self.done[:1] == ["DONE"]:
+            if self.ended_normally:
                 return f"the program stopped after {number - 1} deals ({' '.join(self.done)})"
             return f"the program stopped: {' '.join(self.done)} (in {DONE_NAME})"
-        return self.emulator_trouble(f"no transcript for deal {number}")
+        return self.emulator_trouble("no transcript")
 
     def emulator_trouble(self, what: str) -> str:
         reason = self.result.reason
@@ -315,10 +323,7 @@ class _Judge:
             self.check_header(transcript, seed)
             report = check_transcript(transcript)
         except MachfsolError as error:
-            message = str(error)
-            if self.done is not None and self.done[:1] != ["DONE"]:
-                message += f" (the program stopped: {' '.join(self.done)})"
-            return self.failure(seed, message, kept)
+            return self.failure(seed, str(error), kept)
         timings = dict(transcript.jiffies)
         return DealResult(
             variant=transcript.variant,
@@ -350,23 +355,25 @@ class _Judge:
                     f"{transcript.name}:{line}: {keyword} {shown}, the harness asked for {value}"
                 )
 
-    def unfinished(self, seed: int, data: bytes, kept: Path) -> DealResult:
-        """A deal cut short: its first difference from the engine, or the hang itself.
-
-        A transcript that is whole (the program stopped after writing it, before the
-        next deal) is judged like any other.
-        """
-        try:
-            parse(data, str(kept))
-        except MachfsolError:
-            pass
+    def stopped_in(self, seed: int, data: bytes, kept: Path) -> DealResult:
+        """A deal cut short: its first difference from the engine, and why it stopped."""
+        if self.done is not None:
+            trouble = f"the program stopped in this deal: {' '.join(self.done)} (in {DONE_NAME})"
         else:
-            return self.judged(seed, data, kept)
-        trouble = self.emulator_trouble("the deal did not finish")
+            trouble = self.emulator_trouble("the deal did not finish")
         divergence = first_divergence(data, str(kept))
         if divergence is not None:
             return self.failure(seed, f"{divergence}; then {trouble}", kept)
         return self.failure(seed, trouble, kept)
+
+
+def _is_whole(data: bytes) -> bool:
+    """The transcript has all its lines, up to RESULT (whether they are right or not)."""
+    try:
+        parse(data)
+    except MachfsolError:
+        return False
+    return True
 
 
 def first_divergence(data: bytes, name: str) -> str | None:
