@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from a8.basic import tokenize
+from a8.basic.program import Program
 from machfsol import basic_game
 from machfsol.atari_test_mode import Deal, config_text
 from machfsol.basic_game import BasicSourceError, generate, parse_source, to_atascii
@@ -139,3 +141,12 @@ def test_test_mode_configuration_lists_deck_changes_and_seeds() -> None:
 def test_test_mode_configuration_refuses_bad_deals(deal: Deal, message: str) -> None:
     with pytest.raises(MachfsolError, match=message):
         config_text([deal])
+
+
+@pytest.mark.parametrize("variant", basic_game.VARIANTS)
+def test_the_programs_tokenize_as_atari_basic(variant: int) -> None:
+    """a8.basic knows Atari BASIC rev C only: every line must tokenize, and the program
+    stays within BASIC's 128 variables."""
+    program = Program.from_bytes(tokenize(generate(variant)))
+    assert len(program.lines) == len(generate(variant).splitlines())
+    assert len(program.names) <= 128
