@@ -8,11 +8,10 @@ one-line message and a non-zero exit status.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Sequence
 
-from a8 import __version__
+from a8 import __version__, commandline
 from a8.errors import A8Error
 
 #: Modules that add sub-commands; each defines ``register(subparsers) -> None``.
@@ -24,30 +23,17 @@ COMMAND_MODULES = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="a8",
-        description="Atari 8-bit BASIC cross-toolchain: tokenize, list, ATR disks, emulator.",
+    return commandline.build_parser(
+        "a8",
+        "Atari 8-bit BASIC cross-toolchain: tokenize, list, ATR disks, emulator.",
+        __version__,
+        COMMAND_MODULES,
     )
-    parser.add_argument("--version", action="version", version=f"a8 {__version__}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(subparsers)
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    try:
-        status: int = args.handler(args)
-    except A8Error as error:
-        print(f"{error}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return 1
-    return status
+    # No prefix: the messages already start with the file and place (FILE:LINE:COL).
+    return commandline.run(build_parser(), argv, (A8Error,))
 
 
 if __name__ == "__main__":

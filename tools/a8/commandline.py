@@ -1,0 +1,50 @@
+"""The plumbing shared by the ``a8`` and ``machfsol`` commands.
+
+Both are argparse programs whose sub-commands are contributed by modules, each with a
+``register(subparsers)`` function that sets ``handler`` (``args -> exit status``).
+Both turn their user-facing errors into one line on stderr and a non-zero status,
+so a bad input never shows a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+
+def build_parser(
+    prog: str, description: str, version: str, command_modules: Sequence[str]
+) -> argparse.ArgumentParser:
+    """A parser with one sub-command per ``register`` call of ``command_modules``."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--version", action="version", version=f"{prog} {version}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in command_modules:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def run(
+    parser: argparse.ArgumentParser,
+    argv: Sequence[str] | None,
+    user_errors: tuple[type[Exception], ...],
+    prefix: str = "",
+) -> int:
+    """Parse ``argv`` and run the chosen handler; a user error becomes one line.
+
+    An error's ``exit_status`` attribute, when it has one, is the exit status
+    (usage errors use 2, like argparse's own); otherwise it is 1.
+    """
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.handler(args)
+    except user_errors as error:
+        print(f"{prefix}{error}", file=sys.stderr)
+        return int(getattr(error, "exit_status", 1))
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 1
+    return status
