@@ -9,7 +9,7 @@ import pytest
 from a8.basic import tokenize
 from a8.basic.program import Program
 from machfsol import basic_game
-from machfsol.atari_test_mode import Deal, config_text
+from machfsol.atari_test_mode import AtariTestModeError, Deal, config_text, run_test_mode
 from machfsol.basic_game import BasicSourceError, generate, parse_source, to_atascii
 from machfsol.errors import MachfsolError
 
@@ -150,3 +150,8 @@ def test_the_programs_tokenize_as_atari_basic(variant: int) -> None:
     program = Program.from_bytes(tokenize(generate(variant)))
     assert len(program.lines) == len(generate(variant).splitlines())
     assert len(program.names) <= 128
+
+
+def test_a_memlo_reservation_outside_ram_is_refused() -> None:
+    with pytest.raises(AtariTestModeError, match=r"MEMLO \$0100 is outside \$0700-\$7FFF"):
+        run_test_mode(1, 52, [1], memlo=0x0100)

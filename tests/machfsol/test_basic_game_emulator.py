@@ -11,7 +11,7 @@ import pytest
 from a8.basic import tokenize
 from a8.emu.emulator import EmulatorOptions, run
 from a8.emu.script import Script
-from machfsol.atari_test_mode import Deal, run_deals, run_test_mode
+from machfsol.atari_test_mode import DOS25_MEMLO_BOUND, Deal, run_deals, run_test_mode
 from machfsol.basic_game import generate
 from machfsol.checker import check_bytes
 from machfsol.deal import deal
@@ -37,6 +37,21 @@ def test_atari_transcripts_pass_the_checker(atari800: str, variant: int, deck_si
         assert {"SHUFFLE", "DEAL", "GAME"} <= timings.keys()
         assert 0 < timings["SHUFFLE"] <= timings["DEAL"] <= timings["GAME"]
     assert run.free_bytes > 4096
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("variant", [1, 2])
+def test_at_least_4_kb_free_with_dos_25(atari800: str, variant: int) -> None:
+    """Measured, not estimated: MEMLO is raised to DOS 2.5's bound and NEW makes BASIC
+    start there, then the disk's program loads, deals 52 cards and plays a game; FRE(0)
+    at the end (every array dimensioned) must leave 4 KB. The run without the
+    reservation shows that LOMEM really moved: exactly the reserved bytes are missing."""
+    bare = run_test_mode(variant, 52, [1], tokenized=True)
+    with_dos = run_test_mode(variant, 52, [1], tokenized=True, memlo=DOS25_MEMLO_BOUND)
+    assert bare.memlo == 0x0700
+    assert with_dos.memlo == DOS25_MEMLO_BOUND
+    assert bare.free_bytes - with_dos.free_bytes == DOS25_MEMLO_BOUND - 0x0700
+    assert with_dos.free_bytes >= 4096
 
 
 @pytest.mark.emulator

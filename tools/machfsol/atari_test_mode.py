@@ -21,6 +21,12 @@ folder ends with an immediate ``RUN`` line, which BASIC executes as soon as ENTE
 reaches it. With ``tokenized=True`` the listing goes through ``a8.basic.tokenize``
 instead (the program as the game disk carries it) and is started with
 ``RUN "H1:MACHFSOL.BAS"``.
+
+With ``memlo`` the harness first raises MEMLO (743-744) to that address and types
+``NEW``, which is when BASIC takes its LOMEM from MEMLO: the program then loads and runs
+above a reserved low memory exactly as it would above a resident DOS of that size. This
+is how the free memory with DOS 2.5 is measured without Atari's DOS itself (the H:
+device of atari800 lives in the emulator, not in Atari RAM; docs/GAME.md).
 """
 
 from __future__ import annotations
@@ -51,6 +57,16 @@ BOOT_FRAMES = 120
 FRAMES_PER_DEAL = 60 * 60
 #: Frames allowed for loading and setting up (ENTER of the listing takes about 2,400).
 START_FRAMES = 2 * 60 * 60
+#: Frames for ``POKE 743,..:POKE 744,..:NEW`` to finish before the load command is typed.
+RESERVE_FRAMES = 60
+#: Lowest and highest MEMLO a reservation may ask for: the OS's own $0700 (no DOS) up to
+#: well below the program's need (any higher and the program cannot load at all).
+MEMLO_RANGE = range(0x0700, 0x8000)
+#: MEMLO to measure "with DOS 2.5 loaded" at. Mapping the Atari gives 7420 ($1CFC) for
+#: DOS 2.0S with its default buffers; DOS 2.5's FMS is a little larger (figures around
+#: $1F7C are quoted, not confirmed here from a primary source). $2000 is at or above
+#: either, so the free memory measured there is a floor for DOS 2.5 with default buffers.
+DOS25_MEMLO_BOUND = 0x2000
 
 
 class AtariTestModeError(MachfsolError):
@@ -65,7 +81,8 @@ class TestModeRun:
     transcripts: tuple[bytes, ...]
     #: FRE(0) when the program finished: bytes free with the program and its arrays.
     free_bytes: int
-    #: MEMLO (743-744) in that run: where BASIC's memory starts (no DOS in the emulator).
+    #: MEMLO (743-744) in that run: where BASIC's memory starts ($0700 with no DOS, or
+    #: the address reserved with ``memlo=``).
     memlo: int
     #: Emulated frames the run took.
     frames: int
@@ -103,11 +120,18 @@ def run_test_mode(
     tokenized: bool = False,
     folder: Path | None = None,
     options: EmulatorOptions | None = None,
+    memlo: int | None = None,
 ) -> TestModeRun:
     """Run MACHFSOL.<variant> on these seeds of one deck size (see :func:`run_deals`)."""
     deals = [Deal(deck_size, seed) for seed in seeds]
     return run_deals(
-        variant, deals, listing=listing, tokenized=tokenized, folder=folder, options=options
+        variant,
+        deals,
+        listing=listing,
+        tokenized=tokenized,
+        folder=folder,
+        options=options,
+        memlo=memlo,
     )
 
 
@@ -119,14 +143,20 @@ def run_deals(
     tokenized: bool = False,
     folder: Path | None = None,
     options: EmulatorOptions | None = None,
+    memlo: int | None = None,
 ) -> TestModeRun:
     """Run MACHFSOL.<variant> in atari800 on these deals; return what it wrote.
 
     ``listing`` defaults to the generated program; ``tokenized`` loads it as the SAVE
     file a8.basic makes rather than through ENTER; ``folder`` (the H1: folder) defaults
-    to a temporary one. Raises AtariTestModeError when the program reports an error or does
-    not finish in time.
+    to a temporary one; ``memlo`` reserves low memory up to that address first, as a
+    resident DOS would. Raises AtariTestModeError when the program reports an error or
+    does not finish in time.
     """
+    if memlo is not None and memlo not in MEMLO_RANGE:
+        raise AtariTestModeError(
+            f"MEMLO ${memlo:04X} is outside ${MEMLO_RANGE.start:04X}-${MEMLO_RANGE.stop - 1:04X}"
+        )
     seeds = [item.seed for item in deals]
     program = listing if listing is not None else basic_game.generate(variant)
     with tempfile.TemporaryDirectory(prefix="mftest-") as scratch:
@@ -153,7 +183,11 @@ def run_deals(
             timeout_s=max(base.timeout_s, 60.0 + budget / 600),
             turbo=base.turbo,
         )
-        script = Script().wait(BOOT_FRAMES).type(command).wait_for_file(DONE_NAME, budget)
+        script = Script().wait(BOOT_FRAMES)
+        if memlo is not None:
+            script = script.type(f"POKE 743,{memlo % 256}:POKE 744,{memlo // 256}:NEW\n")
+            script = script.wait(RESERVE_FRAMES)
+        script = script.type(command).wait_for_file(DONE_NAME, budget)
         result = run(emulator, script)
         done = hdir / DONE_NAME
         if not done.exists():
@@ -170,9 +204,14 @@ def run_deals(
             if not path.exists():
                 raise AtariTestModeError(f"MACHFSOL.{variant} wrote no {path.name}")
             transcripts.append(path.read_bytes())
+        reported_memlo = int(report[5])
+        if memlo is not None and reported_memlo != memlo:
+            raise AtariTestModeError(
+                f"MACHFSOL.{variant} ran with MEMLO {reported_memlo}, not the {memlo} reserved"
+            )
         return TestModeRun(
             transcripts=tuple(transcripts),
             free_bytes=int(report[3]),
-            memlo=int(report[5]),
+            memlo=reported_memlo,
             frames=result.frames,
         )
