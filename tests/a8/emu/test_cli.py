@@ -68,3 +68,19 @@ def test_run_reports_bad_input_on_one_line(
     )
     assert main(["emu", "run", str(tmp_path / "game.xex")]) == 1
     assert "give a .ATR, .BAS or .LST file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        (["--frames", "-5"], "--frames -5: give 0 or more frames"),
+        (["--max-frames", "0"], "--max-frames 0: give 1 or more frames"),
+        (["--timeout", "-1"], "--timeout -1.0: give a number of seconds above 0"),
+        (["--timeout", "nan"], "--timeout nan: give a number of seconds above 0"),
+    ],
+)
+def test_run_refuses_limits_that_end_it_before_it_starts(
+    capsys: pytest.CaptureFixture[str], option: list[str], message: str
+) -> None:
+    assert main(["emu", "run", *option]) == 1
+    assert capsys.readouterr().err.strip() == message

@@ -13,10 +13,15 @@ from a8.emu.doctor import diagnose, report
 from a8.emu.emulator import EmulatorOptions, RunResult, run
 from a8.emu.launch import LaunchError, stage_program
 from a8.emu.script import Script
+from a8.errors import A8Error
 from a8.files import write_atomically
 
 #: Frames run when neither a script nor --frames says otherwise (10 s NTSC).
 DEFAULT_FRAMES = 600
+
+
+class RunArgumentError(A8Error):
+    """A value on the ``a8 emu run`` command line that cannot make sense (a negative limit)."""
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
@@ -75,7 +80,18 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return report(diagnose(args.hdir))
 
 
+def _check_limits(args: argparse.Namespace) -> None:
+    """Refuse limits that would end the run before it starts, rather than run for nothing."""
+    if args.frames is not None and args.frames < 0:
+        raise RunArgumentError(f"--frames {args.frames}: give 0 or more frames")
+    if args.max_frames is not None and args.max_frames < 1:
+        raise RunArgumentError(f"--max-frames {args.max_frames}: give 1 or more frames")
+    if not args.timeout > 0:
+        raise RunArgumentError(f"--timeout {args.timeout}: give a number of seconds above 0")
+
+
 def cmd_run(args: argparse.Namespace) -> int:
+    _check_limits(args)
     script = Script.load(args.script) if args.script is not None else None
     frames = args.frames if args.frames is not None else (None if script else DEFAULT_FRAMES)
     with tempfile.TemporaryDirectory(prefix="a8emu-h-") as spare:
