@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from a8.basic.program import Program
 from a8.disk.atr import AtrImage
 from a8.disk.check import check_disk
 from a8.disk.dos2 import Dos2Disk
@@ -13,13 +14,13 @@ from a8.emu.emulator import EmulatorOptions, Machine, run
 from a8.emu.script import Script
 from machfsol.cli import main
 
+COMMITTED_DISK = Path(__file__).resolve().parents[2] / "atr" / "MACHFSOL.ATR"
 
-@pytest.mark.parametrize("placeholder", [True, False], ids=["placeholder", "game"])
-def test_build_is_deterministic_and_clean(tmp_path: Path, placeholder: bool) -> None:
+
+def test_build_is_deterministic_and_clean(tmp_path: Path) -> None:
     first, second = tmp_path / "A.ATR", tmp_path / "B.ATR"
-    extra = ["--placeholder"] if placeholder else []
-    assert main(["build", "-o", str(first), *extra]) == 0
-    assert main(["build", "-o", str(second), *extra]) == 0
+    assert main(["build", "-o", str(first)]) == 0
+    assert main(["build", "-o", str(second)]) == 0
     assert first.read_bytes() == second.read_bytes()
     disk = Dos2Disk(AtrImage.read(first))
     assert [str(e.name) for e in disk.files()] == ["MACHFSOL.1", "MACHFSOL.2"]
@@ -27,6 +28,32 @@ def test_build_is_deterministic_and_clean(tmp_path: Path, placeholder: bool) -> 
     assert check_disk(disk) == []
     boot = disk.image.read_sector(1)
     assert boot[1] == 3 and boot[2:4] == b"\x00\x07"
+    for variant in (1, 2):
+        program = Program.from_bytes(disk.read_file(f"MACHFSOL.{variant}"))
+        assert f"D:MACHFSOL.{variant}".encode() in program.immediate  # SAVE "D:MACHFSOL.N"
+
+
+def test_the_committed_disk_is_up_to_date(tmp_path: Path) -> None:
+    """atr/MACHFSOL.ATR in the repository is what the current sources build.
+
+    A change to basic_src/, the tokenizer or the loader must come with the rebuilt
+    disk (`machfsol build`), or users download a stale game.
+    """
+    built = tmp_path / "MACHFSOL.ATR"
+    assert main(["build", "-o", str(built)]) == 0
+    committed = COMMITTED_DISK.read_bytes()
+    assert committed == built.read_bytes(), (
+        f"{COMMITTED_DISK} is stale: run `machfsol build` and commit it"
+    )
+
+
+def test_build_into_a_file_that_is_a_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["build", "-o", str(tmp_path)]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith(f"machfsol: {tmp_path}: cannot write") and error.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.emulator

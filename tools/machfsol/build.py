@@ -2,63 +2,53 @@
 
 The disk is an ordinary DOS 2.0S single-density disk holding the two tokenized
 programs MACHFSOL.1 and MACHFSOL.2 (the eight-character name, the variant as the
-extension), with the boot menu of :mod:`a8.disk.boot` in sectors 1-3 so that it
-boots straight into the games on a machine with BASIC.
+extension: ``MACHFSOL1`` would be nine characters, which DOS 2 refuses), with the
+boot menu of :mod:`a8.disk.boot` in sectors 1-3 so that it boots straight into the
+games on a machine with BASIC.
 
-The programs come from basic_src/ through :mod:`machfsol.basic_game` and the
-tokenizer ``a8.basic.tokenize``. While that tokenizer is not available, the disk
-carries the stand-ins of :mod:`machfsol.placeholder` instead, and the command says
-so. The same sources always give a byte-identical image.
+The programs are generated from basic_src/ by :mod:`machfsol.basic_game` and
+tokenized by :mod:`a8.basic`. Nothing here depends on the time or the machine, so
+the same sources always give a byte-identical image; the tests check that the
+committed atr/MACHFSOL.ATR is the image the current sources give.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from a8.basic import tokenize
 from a8.disk.boot import MenuEntry, install_boot_menu
 from a8.disk.dos2 import Density, Dos2Disk, FileName
 from a8.files import write_atomically
-from machfsol.placeholder import placeholder_program
+from machfsol.basic_game import PROGRAM_NAMES, VARIANTS, generate
+from machfsol.errors import MachfsolError
 
 DEFAULT_OUTPUT = Path("atr/MACHFSOL.ATR")
-VARIANTS = (1, 2)
 DISK_TITLE = "MAChFsol"
 
 
 def title_of(variant: int) -> str:
+    """The menu line of a variant (the menu puts its key in front)."""
     return f"MAChFsol {variant}"
 
 
 def file_name_of(variant: int) -> FileName:
-    return FileName("MACHFSOL", str(variant))
+    return FileName.parse(PROGRAM_NAMES[variant])
 
 
-def find_tokenizer() -> Callable[[str], bytes] | None:
-    """``a8.basic.tokenize`` (listing text -> SAVE bytes) if the toolchain has it yet."""
-    for module_name, attribute in (("a8.basic", "tokenize"), ("a8.basic.tokenizer", "tokenize")):
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:
-            continue
-        function = getattr(module, attribute, None)
-        if callable(function):
-            return function  # type: ignore[no-any-return]
-    return None
-
-
-def game_programs(use_placeholders: bool = False) -> tuple[dict[int, bytes], bool]:
-    """The tokenized program of each variant, and whether they are the placeholders."""
-    tokenize = None if use_placeholders else find_tokenizer()
-    if tokenize is None:
-        return {v: placeholder_program(v, title_of(v)) for v in VARIANTS}, True
-    from machfsol.basic_game import generate
-
-    return {v: tokenize(generate(v)) for v in VARIANTS}, False
+def game_programs() -> dict[int, bytes]:
+    """The SAVE file of each variant, as if BASIC had saved it under its disk name."""
+    programs = {}
+    for variant in VARIANTS:
+        name = file_name_of(variant)
+        programs[variant] = tokenize(
+            generate(variant),
+            file=f"listing of {name} (machfsol listing {variant})",
+            save_command=f'SAVE "D:{name}"',
+        )
+    return programs
 
 
 def build_disk(programs: dict[int, bytes], source: str = str(DEFAULT_OUTPUT)) -> Dos2Disk:
@@ -72,17 +62,15 @@ def build_disk(programs: dict[int, bytes], source: str = str(DEFAULT_OUTPUT)) ->
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    programs, placeholders = game_programs(args.placeholder)
+    programs = game_programs()
     output: Path = args.output
     disk = build_disk(programs, str(output))
-    output.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        folder = output.parent
+        raise MachfsolError(f"{folder}: cannot create the folder: {error.strerror}") from None
     write_atomically(output, disk.to_bytes())
-    if placeholders:
-        print(
-            f"machfsol build: {output}: PLACEHOLDER programs (a8.basic.tokenize "
-            "is not available yet or --placeholder was given)",
-            file=sys.stderr,
-        )
     sizes = ", ".join(f"{file_name_of(v)} {len(programs[v])} bytes" for v in VARIANTS)
     print(f"{output}: {sizes}, {disk.free_sectors} free sectors")
     return 0
@@ -92,10 +80,5 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     build = subparsers.add_parser("build", help="build the bootable game disk atr/MACHFSOL.ATR")
     build.add_argument(
         "-o", "--output", type=Path, default=DEFAULT_OUTPUT, help="disk image to write"
-    )
-    build.add_argument(
-        "--placeholder",
-        action="store_true",
-        help="put the placeholder programs on the disk even if the tokenizer is available",
     )
     build.set_defaults(handler=cmd_build)

@@ -39,7 +39,7 @@ from a8.emu.emulator import EmulatorOptions, find_atari800
 from a8.files import write_atomically
 from machfsol.build import DEFAULT_OUTPUT, build_disk, game_programs
 from machfsol.cards import Deck
-from machfsol.errors import MachfsolError, UsageError
+from machfsol.errors import UsageError
 from machfsol.keyboard_game import KeyboardCheck, KeyboardGame, play_on_keyboard
 from machfsol.seed_list import format_seed_list, parse_seed_list
 from machfsol.verify_batch import (
@@ -72,10 +72,6 @@ MAIN_SEEDS: Final = 20
 KEYBOARD_GAMES: Final = {1: 289, 2: 277}
 #: Enough moves for any game to end (a game ends within 3N moves).
 KEYBOARD_MOVES: Final = 3 * 52
-
-
-class VerifyError(MachfsolError):
-    """Verification could not start (no program to run, an unreadable file...)."""
 
 
 @dataclass(frozen=True)
@@ -129,10 +125,7 @@ class Verification:
 
 def game_disk(path: Path) -> Path:
     """Write the game disk (same bytes as ``machfsol build``) to ``path``."""
-    programs, placeholders = game_programs()
-    if placeholders:
-        raise VerifyError("the BASIC tokenizer (a8.basic.tokenize) is not available")
-    write_atomically(path, build_disk(programs, str(path)).to_bytes())
+    write_atomically(path, build_disk(game_programs(), str(path)).to_bytes())
     return path
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from a8.basic import tokenize
 from a8.disk.boot import (
     COMMAND,
     BootError,
@@ -18,13 +19,21 @@ from a8.disk.check import check_disk
 from a8.disk.dos2 import Density, Dos2Disk
 from a8.emu.emulator import EmulatorOptions, Machine, RunResult, run
 from a8.emu.script import Script
-from machfsol.placeholder import placeholder_program
+
+
+def marker_program(variant: int) -> bytes:
+    """A SAVE file that prints its name and leaves ``variant`` in memory at 1536 ($0600).
+
+    Page 6 is free for the user under BASIC, so an emulator test can read the
+    marker back and know which program really ran.
+    """
+    return tokenize(f'10 PRINT "PROGRAM {variant}"\n20 POKE 1536,{variant}\n')
 
 
 def menu_disk(path: Path, density: Density = Density.SINGLE) -> Dos2Disk:
     disk = Dos2Disk.new(density, source=str(path))
-    disk.add_file("MACHFSOL.1", placeholder_program(1, "MAChFsol 1"))
-    disk.add_file("MACHFSOL.2", placeholder_program(2, "MAChFsol 2"))
+    disk.add_file("MACHFSOL.1", marker_program(1))
+    disk.add_file("MACHFSOL.2", marker_program(2))
     entries = [MenuEntry.parse("MACHFSOL.1=MAChFsol 1"), MenuEntry.parse("MACHFSOL.2=MAChFsol 2")]
     install_boot_menu(disk, entries, "MAChFsol")
     path.write_bytes(disk.to_bytes())
@@ -117,7 +126,7 @@ def test_boot_menu_runs_the_chosen_program(
     # The program ran (its POKE left the variant number) and the keyboard works.
     assert (hdir / "RAN.TXT").read_bytes() == f"{choice}\x9b".encode("latin-1")
     listing = (hdir / "P.LST").read_bytes()
-    assert listing.startswith(f'10 PRINT "MAChFsol {choice}: placeholder'.encode())
+    assert listing.startswith(f'10 PRINT "PROGRAM {choice}"'.encode())
 
 
 @pytest.mark.emulator
@@ -165,7 +174,7 @@ def test_read_error_gives_a_message(
 ) -> None:
     """A chain that leads off the disk: retries, READ ERROR on screen, BASIC's error."""
     disk = Dos2Disk.new(source="E.ATR")
-    disk.add_file("PROG.BAS", placeholder_program(1, "P"))
+    disk.add_file("PROG.BAS", marker_program(1))
     raw = bytearray(disk.image.read_sector(361))
     raw[3:5] = (800).to_bytes(2, "little")  # the file's first sector: beyond the disk
     disk.image.write_sector(361, bytes(raw))
