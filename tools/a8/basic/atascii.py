@@ -91,6 +91,8 @@ def from_text(text: str, *, where: str = "<text>") -> bytes:
 
     ``where`` names the place for the one-line error on a character with no spelling.
     """
+    if "{" not in text and text.isascii() and text.isprintable():
+        return text.encode("ascii")  # the usual line: every character is its own code
     out = bytearray()
     inverse = False
     position = 0

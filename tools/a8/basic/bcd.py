@@ -16,7 +16,6 @@ scientific notation (two exponent digits, always signed) elsewhere.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
@@ -32,33 +31,21 @@ ZERO: Final = bytes(SIZE)
 #: A constant as the ROM scanner accepts it: digits with an optional point, then an
 #: optional exponent with one or two digits. A bare point or a dangling E is no number.
 _NUMBER = re.compile(r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:E[+-]?[0-9]{1,2}(?![0-9]))?")
-_MANTISSA_ONLY = re.compile(r"[0-9]+\.?[0-9]*|\.[0-9]+")
-
-
-@dataclass(frozen=True, slots=True)
-class Scanned:
-    """A constant found in a line: its bytes and where the text after it starts."""
-
-    value: bytes
-    end: int
-
-
-def scan(text: str, start: int) -> Scanned | None:
-    """Read the numeric constant at ``text[start:]`` the way BASIC does, or None.
-
-    Raises :class:`NumberError` for a constant of 1E98 or more.
-    """
-    match = _NUMBER.match(text, start)
-    if match is None:
-        return None
-    literal = match.group()
-    if _ZERO_EXPONENT.search(literal):
-        return None
-    return Scanned(parse(literal), match.end())
-
 
 #: The ROM rejects an exponent of zero (``1E0``, ``1E+00``, ``1E-0``) though ``1E+01`` is fine.
 _ZERO_EXPONENT = re.compile(r"E[+-]?0+$")
+
+
+def literal_end(text: str, start: int) -> int | None:
+    """Where the numeric constant at ``text[start:]`` ends, read the way BASIC's
+    scanner reads it, or None when no constant starts there.
+
+    Only the extent: :func:`parse` converts the literal (and rejects one too large).
+    """
+    match = _NUMBER.match(text, start)
+    if match is None or _ZERO_EXPONENT.search(match.group()):
+        return None
+    return match.end()
 
 
 @lru_cache(maxsize=4096)

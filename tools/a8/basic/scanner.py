@@ -175,14 +175,26 @@ class _LineScanner:
 
     def _read_line_number(self) -> Token:
         start = self.position = self.skip_blanks(0)
-        number = _scan_number(self.text, start, self.row)
-        if number is None:
+        end = bcd.literal_end(self.text, start)
+        if end is None:
             raise self.error("line number expected", start)
-        line_number = bcd.to_int(number.value)
+        literal = self.text[start:end]
+        # Up to five plain digits (nearly every line) need no rounding through BCD.
+        if len(literal) <= 5 and literal.isdigit():
+            line_number = int(literal)
+        else:
+            line_number = bcd.to_int(self._value(literal, start))
         if not 0 <= line_number <= MAX_LINE_NUMBER:
             raise self.error(f"line number {line_number} is not in 0..{MAX_LINE_NUMBER}", start)
-        self.position = number.end
+        self.position = end
         return self.token("LINENO", str(line_number), start)
+
+    def _value(self, literal: str, start: int) -> bytes:
+        """The BCD bytes of a numeric literal; too large is an error at its column."""
+        try:
+            return bcd.parse(literal)
+        except NumberError as error:
+            raise self.error(str(error), start) from None
 
     def _read_statement(self) -> Iterator[Token]:
         """A statement keyword, or the implied LET when none matches."""
@@ -271,12 +283,14 @@ class _LineScanner:
 
     def _read_number(self) -> Token:
         start = self.position
-        number = _scan_number(self.text, start, self.row)
-        if number is None:
+        end = bcd.literal_end(self.text, start)
+        if end is None:
             raise self.error("malformed number", start)
-        self.position = number.end
+        literal = self.text[start:end]
+        self._value(literal, start)  # checked here for the column; cached for the grammar
+        self.position = end
         self.mode = _OPERATOR
-        return self.token("NUMBER", self.text[start : number.end], start)
+        return self.token("NUMBER", literal, start)
 
     def _read_string(self) -> Token:
         """A string constant; a missing closing quote ends it at the end of the line."""
@@ -316,13 +330,6 @@ _COMPARISON_PAIRS: Final = {"<=": "LE", "<>": "NE", ">=": "GE"}
 def _show(char: str) -> str:
     code = ord(char)
     return repr(char) if 0x20 <= code < 0x7F else f"${code:02X}"
-
-
-def _scan_number(text: str, position: int, row: int = 1) -> bcd.Scanned | None:
-    try:
-        return bcd.scan(text, position)
-    except NumberError as error:
-        raise error_at(str(error), position, row) from None
 
 
 def _match_statement(text: str, position: int) -> tuple[str | None, int]:
