@@ -26,6 +26,9 @@ def test_deal_prints_codes_on_one_line(capsys: pytest.CaptureFixture[str]) -> No
         ["deal"],
         ["deal", "--order", "AS 2S"],
         ["autoplay", "--variant", "1", "--seed", "-1"],
+        ["autoplay", "--variant", "1", "--seed", "²"],
+        ["play", "--seed", "²"],
+        ["deal", "--seed", "9" * 5000],
     ],
 )
 def test_bad_arguments_give_one_line_and_status_2(

@@ -75,7 +75,9 @@ def test_every_deal_is_a_whole_deck(seed: int, size: int) -> None:
     assert sorted(shuffled_numbers(seed, size)) == list(range(size))
 
 
-@pytest.mark.parametrize("text", ["0", "2147483647", "-5", "x", "", "1.5"])
+@pytest.mark.parametrize(
+    "text", ["0", "2147483647", "-5", "x", "", "1.5", "²", "５", "1" * 5000, "99999999999999"]
+)
 def test_bad_seeds(text: str) -> None:
     with pytest.raises(SeedError):
         parse_seed(text)

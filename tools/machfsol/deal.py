@@ -14,6 +14,8 @@ advance ``x``, take ``j = x mod (i+1)`` as an exact integer remainder, swap card
 
 from __future__ import annotations
 
+import re
+
 from machfsol.cards import Card, CardError, Deck
 
 MODULUS = 2147483647
@@ -22,6 +24,10 @@ SCHRAGE_Q = MODULUS // MULTIPLIER  # 127773
 SCHRAGE_R = MODULUS % MULTIPLIER  # 2836
 MIN_SEED = 1
 MAX_SEED = MODULUS - 1
+
+#: A seed as typed: ASCII digits only (``str.isdigit`` would also take "²", which
+#: ``int`` rejects, and "５"), and short enough that ``int`` converts it at once.
+_SEED_TEXT = re.compile(r"[0-9]{1,20}")
 
 
 class SeedError(CardError):
@@ -38,8 +44,9 @@ def validate_seed(seed: int) -> int:
 def parse_seed(text: str) -> int:
     """Parse a seed given as decimal text (as typed on a command line)."""
     stripped = text.strip()
-    if not stripped.isdigit():
-        raise SeedError(f"seed {text!r} is not a whole number in {MIN_SEED}..{MAX_SEED}")
+    if not _SEED_TEXT.fullmatch(stripped):
+        shown = stripped if len(stripped) <= 24 else stripped[:21] + "..."
+        raise SeedError(f"seed {shown!r} is not a whole number in {MIN_SEED}..{MAX_SEED}")
     return validate_seed(int(stripped))
 
 

@@ -22,7 +22,7 @@ import enum
 import re
 from dataclasses import dataclass
 
-from machfsol.deal import MAX_SEED, MIN_SEED
+from machfsol.deal import MAX_SEED, MIN_SEED, SeedError, parse_seed
 from machfsol.errors import MachfsolError
 from machfsol.rules import Place
 
@@ -102,7 +102,7 @@ _MOVE = re.compile(
     r"(?P<destination>a[shcd]?|k[shcd]?)?"
 )
 
-#: A whole number short enough to convert (str.isdigit also accepts "²", which int
+#: A move count short enough to convert (str.isdigit also accepts "²", which int
 #: rejects, and int refuses numbers of thousands of digits).
 _DECIMAL = re.compile(r"[0-9]{1,12}")
 
@@ -159,8 +159,11 @@ def _count(rest: list[str], text: str) -> int:
 def _seed(rest: list[str], text: str) -> int | None:
     if not rest:
         return None
-    if len(rest) == 1 and _DECIMAL.fullmatch(rest[0]) and MIN_SEED <= int(rest[0]) <= MAX_SEED:
-        return int(rest[0])
+    if len(rest) == 1:
+        try:
+            return parse_seed(rest[0])
+        except SeedError:
+            pass
     raise InputError(f"{_shown(text)!r}: say 'n' or 'n SEED' with SEED in {MIN_SEED}..{MAX_SEED}")
 
 
