@@ -429,3 +429,14 @@ def test_keyboard_with_a_program_needs_its_variant(
     program.write_text('10 PRINT "HI"\n', encoding="ascii")
     assert main(["verify", "--program", str(program), "--keyboard"]) == 2
     assert "say which variant it is" in capsys.readouterr().err
+
+
+def test_a_keep_folder_that_cannot_be_made_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a_file = tmp_path / "F"
+    a_file.write_text("")
+    assert main(["verify", "--seeds", "1", "--keep", str(a_file / "sub")]) == 2
+    assert capsys.readouterr().err == (
+        f"machfsol: --keep {a_file / 'sub'}: cannot make the folder: Not a directory\n"
+    )

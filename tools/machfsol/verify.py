@@ -495,7 +495,10 @@ class WorkFolder:
         self.given = keep
         self.path = Path(tempfile.mkdtemp(prefix="machfsol-verify-")) if keep is None else keep
         self.kept: Path | None = keep
-        self.path.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise UsageError(f"--keep {keep}: cannot make the folder: {error.strerror}") from None
 
     def keep_if(self, failed: bool) -> None:
         if failed:
