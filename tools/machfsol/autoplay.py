@@ -17,12 +17,15 @@ rescues for later.
 
 API: ``choose_move(position)`` (the policy's move, or None when the game is over; a
 terminal game's "hint"), ``greedy_move(position)``, and ``play(position, policy)`` which
-plays a game to its end and returns the position.
+plays a game to its end and returns the position. The raw policies ``policy_move`` (a
+:class:`RescuePolicy` with the documented settings) and ``greedy_raw_move`` work on ints,
+for speed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from machfsol.rules import (
     ACE_BASE,
@@ -36,11 +39,6 @@ from machfsol.rules import (
     Place,
     Position,
 )
-
-#: Rescue the discard top when its distance is at most this ...
-RESCUE_DISTANCE = 2
-#: ... plus this when two or more tableau cards can be played.
-RESCUE_BONUS_WITH_TWO = 1
 
 RawMove = tuple[int, int]
 RawPolicy = Callable[[Position], RawMove | None]
@@ -98,34 +96,62 @@ def _king_to_ace(position: Position) -> RawMove | None:
     return None
 
 
-def policy_move(position: Position) -> RawMove | None:
-    """The policy's move as raw ints (see the module docstring and RULES.md)."""
-    playable = position._playable  # playable[NOWHERE] is 0: empty spaces never count
+def _discard_or_transfer(position: Position) -> RawMove | None:
+    """The moves both policies make as soon as they see them (the policy before anything
+    else, greedy once the tableau has nothing to play): the discard top to its
+    destination if it is playable, else the first King-pile-to-Ace-pile transfer."""
     discard = position._discard
-    if discard and playable[discard[-1]]:
+    if discard and position._playable[discard[-1]]:
         return DISCARD, _destination(position, discard[-1])
-    transfer = _king_to_ace(position)
-    if transfer is not None:
-        return transfer
-    rescue: RawMove | None = None
-    rescues = 0
-    for index, card in enumerate(position._tab):
-        if playable[card]:
-            rescues += 1
-            if rescue is None:
-                rescue = TABLEAU_BASE + index, _destination(position, card)
-    if rescue is not None and discard:
-        limit = RESCUE_DISTANCE + (RESCUE_BONUS_WITH_TWO if rescues >= 2 else 0)
-        if distance(position, discard[-1]) <= limit:
-            return rescue
-        # Dig: with k rescues, the k cards on top of the pile can be lifted into the
-        # tableau; do it if a playable card lies within reach below the top.
-        for depth in range(2, min(rescues, len(discard) - 1) + 2):
-            if playable[discard[-depth]]:
+    return _king_to_ace(position)
+
+
+@dataclass(frozen=True)
+class RescuePolicy:
+    """The autoplay policy, with the knobs it was tuned on as data.
+
+    The defaults are the policy of RULES.md, which the Atari programs copy; other
+    values exist only so that benchmarks/autoplay_tuning.py can show why these won.
+    """
+
+    #: Rescue the discard top when its distance is at most this ...
+    rescue_distance: int = 2
+    #: ... plus this when two or more tableau cards can be played.
+    bonus_with_two: int = 1
+    #: Also rescue when a playable card lies within reach under the discard top.
+    dig: bool = True
+
+    def __call__(self, position: Position) -> RawMove | None:
+        """The policy's move as raw ints (see the module docstring and RULES.md)."""
+        sure = _discard_or_transfer(position)
+        if sure is not None:
+            return sure
+        playable = position._playable  # playable[NOWHERE] is 0: empty spaces never count
+        discard = position._discard
+        rescue: RawMove | None = None
+        rescues = 0
+        for index, card in enumerate(position._tab):
+            if playable[card]:
+                rescues += 1
+                if rescue is None:
+                    rescue = TABLEAU_BASE + index, _destination(position, card)
+        if rescue is not None and discard:
+            limit = self.rescue_distance + (self.bonus_with_two if rescues >= 2 else 0)
+            if distance(position, discard[-1]) <= limit:
                 return rescue
-    if position._next < position._n:
-        return STOCK, DISCARD
-    return rescue
+            # Dig: with k rescues, the k cards on top of the pile can be lifted into the
+            # tableau; do it if a playable card lies within reach below the top.
+            if self.dig:
+                for depth in range(2, min(rescues, len(discard) - 1) + 2):
+                    if playable[discard[-depth]]:
+                        return rescue
+        if position._next < position._n:
+            return STOCK, DISCARD
+        return rescue
+
+
+#: The policy of RULES.md as a raw policy for :func:`play` (the one the Atari copies).
+policy_move: RawPolicy = RescuePolicy()
 
 
 def greedy_raw_move(position: Position) -> RawMove | None:
@@ -135,12 +161,9 @@ def greedy_raw_move(position: Position) -> RawMove | None:
     for index, card in enumerate(position._tab):
         if playable[card]:
             return TABLEAU_BASE + index, _destination(position, card)
-    discard = position._discard
-    if discard and playable[discard[-1]]:
-        return DISCARD, _destination(position, discard[-1])
-    transfer = _king_to_ace(position)
-    if transfer is not None:
-        return transfer
+    sure = _discard_or_transfer(position)
+    if sure is not None:
+        return sure
     if position._next < position._n:
         return STOCK, DISCARD
     return None
