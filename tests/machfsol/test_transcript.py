@@ -1,8 +1,14 @@
 from __future__ import annotations
 
-import pytest
+import random
 
-from machfsol.autoplay import play
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from machfsol.autoplay import POLICIES, play
+from machfsol.cards import DECK_SIZES
+from machfsol.deal import MAX_SEED
 from machfsol.rules import Position, variant
 from machfsol.transcript import (
     MAX_LINE,
@@ -39,6 +45,33 @@ def test_every_line_fits_an_atari_screen() -> None:
     for seed in range(1, 20):
         for line in _game_text(seed).splitlines():
             assert len(line) <= MAX_LINE and line.isascii()
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(min_value=1, max_value=MAX_SEED),
+    st.sampled_from([1, 2]),
+    st.sampled_from(DECK_SIZES),
+    st.randoms(use_true_random=False),
+)
+def test_lines_fit_for_every_deck_variant_and_player(
+    seed: int, number: int, size: int, rnd: random.Random
+) -> None:
+    """AUTO and GREEDY games, and a person's game (as ``machfsol play`` saves it: cut
+    anywhere, so QUIT too, with the longest seeds), all stay within 38 columns."""
+    texts = [
+        of_game(play(Position.from_seed(seed, variant(number), size), policy), seed=seed, player=p)
+        for policy, p in ((POLICIES["auto"], Player.AUTO), (POLICIES["greedy"], Player.GREEDY))
+    ]
+    human = Position.from_seed(seed, variant(number), size)
+    for _ in range(rnd.randrange(3 * size + 1)):  # a game ends within 3N moves
+        if human.is_over():
+            break
+        human.push(rnd.choice(human.legal_moves()))
+    texts.append(of_game(human, seed=seed, player=Player.HUMAN))
+    for text in texts:
+        for line in text.splitlines():
+            assert len(line) <= MAX_LINE and line.isascii() and line.isprintable(), line
 
 
 def test_header_layout() -> None:
