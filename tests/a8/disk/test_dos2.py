@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from a8.disk.atr import AtrError, AtrImage
@@ -14,16 +14,24 @@ from a8.disk.dos2 import (
     Dos2Disk,
     Dos2Error,
     FileName,
-    bitmap_sectors,
 )
 
 
 def bitmap_free_count(disk: Dos2Disk) -> int:
-    """Free sectors counted straight from the VTOC bitmap bytes."""
-    vtoc = disk.image.read_sector(360)
-    count = sum(1 for _ in bitmap_sectors(vtoc, 10, 0, 720))
+    """Free sectors counted bit by bit in the raw VTOC bitmap bytes (10-99; VTOC2 84-121)."""
+    count = sum(byte.bit_count() for byte in disk.image.read_sector(360)[10:100])
     if disk.geometry.has_vtoc2:
-        count += sum(1 for _ in bitmap_sectors(disk.image.read_sector(1024), 84, 720, 1024))
+        count += sum(byte.bit_count() for byte in disk.image.read_sector(1024)[84:122])
+    return count
+
+
+def vtoc_free_count(disk: Dos2Disk) -> int:
+    """The free count DOS prints: VTOC bytes 3-4, plus VTOC2 bytes 122-123 for DOS 2.5."""
+    vtoc = disk.image.read_sector(360)
+    count = vtoc[3] | vtoc[4] << 8
+    if disk.geometry.has_vtoc2:
+        vtoc2 = disk.image.read_sector(1024)
+        count += vtoc2[122] | vtoc2[123] << 8
     return count
 
 
@@ -35,7 +43,7 @@ def reopen(disk: Dos2Disk) -> Dos2Disk:
 def test_new_disk_has_the_dos_free_count(density: Density) -> None:
     disk = Dos2Disk.new(density)
     expected = {Density.SINGLE: 707, Density.ENHANCED: 1010, Density.DOUBLE: 707}[density]
-    assert disk.free_sectors == expected == bitmap_free_count(disk)
+    assert disk.free_sectors == expected == bitmap_free_count(disk) == vtoc_free_count(disk)
     assert check_disk(disk) == []
     assert disk.files() == []
 
@@ -94,38 +102,87 @@ def test_a_full_disk(density: Density) -> None:
     assert reopen(disk).read_file("FULL") == data
 
 
-@settings(max_examples=40, deadline=None)
-@given(
-    density=st.sampled_from(list(Density)),
-    operations=st.lists(
-        st.tuples(st.integers(0, 5), st.integers(0, 9000), st.booleans()), max_size=12
-    ),
+#: Sizes at the edges of a sector (125 or 253 data bytes), mixed with any size.
+SIZES = st.one_of(
+    st.sampled_from([0, 1, 124, 125, 126, 250, 251, 252, 253, 254, 255, 506, 507]),
+    st.integers(0, 9000),
 )
-def test_random_operations_keep_the_disk_consistent(
-    density: Density, operations: list[tuple[int, int, bool]]
-) -> None:
-    disk = Dos2Disk.new(density)
-    model: dict[str, bytes] = {}
-    for number, size, remove in operations:
-        name = f"FILE{number}.BIN"
-        if remove and name in model:
-            disk.remove_file(name)
-            del model[name]
-        else:
-            data = bytes([number]) * size
-            try:
-                disk.add_file(name, data)
-            except Dos2Error:
-                model.pop(name, None)  # replaced file was removed before the failure
-                disk = reopen(disk)
-                continue
-            model[name] = data
-        assert check_disk(disk) == []
-        assert disk.free_sectors == bitmap_free_count(disk)
-    disk = reopen(disk)
-    assert {str(e.name) for e in disk.files()} == set(model)
+#: One operation: add FILE<n> with a size, add it with exactly the room left (the
+#: disk is then full), add it one byte too big (refused), remove it.
+OPERATIONS = st.tuples(st.sampled_from(["add", "fill", "overfill", "remove"]), st.integers(0, 5))
+
+
+def assert_consistent(disk: Dos2Disk, model: dict[str, bytes]) -> None:
+    """The check is clean, the free counts match the bitmaps, the files are the model's."""
+    assert check_disk(disk) == []
+    assert disk.free_sectors == vtoc_free_count(disk) == bitmap_free_count(disk)
+    assert sorted(str(e.name) for e in disk.files()) == sorted(model)
     for name, data in model.items():
         assert disk.read_file(name) == data
+
+
+def sectors_for(disk: Dos2Disk, name: str) -> int:
+    """Sectors a file called ``name`` can take: the free ones plus those it would replace."""
+    sectors = vtoc_free_count(disk)
+    if any(str(e.name) == name for e in disk.files()):
+        sectors += disk.find(name).sector_count
+    return sectors
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    density=st.sampled_from(list(Density)),
+    operations=st.lists(st.tuples(OPERATIONS, SIZES), max_size=12),
+)
+@example(Density.SINGLE, [(("add", 0), 0), (("add", 1), 125), (("add", 2), 126), (("fill", 3), 0)])
+@example(
+    Density.ENHANCED, [(("add", 0), 0), (("add", 1), 125), (("add", 2), 126), (("fill", 3), 0)]
+)
+@example(Density.DOUBLE, [(("add", 0), 0), (("add", 1), 253), (("add", 2), 254), (("fill", 3), 0)])
+@example(Density.ENHANCED, [(("fill", 0), 0), (("remove", 0), 0), (("overfill", 1), 0)])
+@example(Density.SINGLE, [(("fill", 0), 0), (("add", 1), 0), (("remove", 2), 0)])
+def test_random_operations_keep_the_disk_consistent(
+    density: Density, operations: list[tuple[tuple[str, int], int]]
+) -> None:
+    """Any sequence of adds and removes, refused ones included.
+
+    After each operation the check is clean, the free counts match the bitmaps and
+    every file reads back; a refused operation leaves the image byte-identical.
+    """
+    disk = Dos2Disk.new(density)
+    per_sector = disk.geometry.data_bytes
+    model: dict[str, bytes] = {}
+    for (action, number), size in operations:
+        name = f"FILE{number}.BIN"
+        before = disk.to_bytes()
+        room = sectors_for(disk, name)
+        if action == "fill":
+            size = room * per_sector
+        elif action == "overfill":
+            size = room * per_sector + 1
+        if action == "remove":
+            refused = name not in model
+            if refused:
+                with pytest.raises(Dos2Error, match="no file"):
+                    disk.remove_file(name)
+            else:
+                disk.remove_file(name)
+                del model[name]
+        else:
+            data = bytes([number]) * size
+            refused = max(1, -(-size // per_sector)) > room
+            if refused:
+                with pytest.raises(Dos2Error, match="disk full"):
+                    disk.add_file(name, data)
+            else:
+                disk.add_file(name, data)
+                model[name] = data
+        if refused:
+            assert disk.to_bytes() == before
+        elif action == "fill":
+            assert vtoc_free_count(disk) == 0
+        assert_consistent(disk, model)
+    assert_consistent(reopen(disk), model)
 
 
 @pytest.mark.parametrize("name", ["", "1ABC", "TOOLONGNAME", "A.LONG", "A-B", "Ä", "A.B.C", "A B"])

@@ -392,25 +392,37 @@ class Dos2Disk:
     # -- writing ------------------------------------------------------------------
 
     def add_file(self, name: str | FileName, data: bytes) -> DirectoryEntry:
-        """Store ``data`` as a new file (replacing an unlocked file of that name)."""
+        """Store ``data`` as a new file (replacing an unlocked file of that name).
+
+        Everything that can refuse the file (a locked file of that name, a broken
+        chain, a full directory, too few free sectors) is checked before anything
+        changes, so a refused file leaves the disk as it was, in memory too.
+        """
         file_name = name if isinstance(name, FileName) else FileName.parse(name)
         source = self.image.source
-        existing = [e for e in self.files() if e.name == file_name]
-        if existing:
-            self.remove_file(file_name)
-        slot = next(
-            (e for e in self.entries() if e.is_end or e.flag & Flag.DELETED),
-            None,
-        )
-        if slot is None:
+        existing = next((e for e in self.files() if e.name == file_name), None)
+        reclaimed: set[int] = set()
+        if existing is not None:
+            if existing.locked:
+                raise Dos2Error(f"{source}: {existing.name} is locked")
+            reclaimed = {sector for sector, _ in self.chain(existing)}
+        elif not any(e.is_end or e.flag & Flag.DELETED for e in self.entries()):
             raise Dos2Error(f"{source}: directory full ({MAX_FILES} files), cannot add {file_name}")
         per_sector = self.geometry.data_bytes
         count = max(1, -(-len(data) // per_sector))
-        available = sorted(s for s in self.free if s <= self.geometry.highest_data_sector)
+        reserved = system_sectors(self.geometry)
+        available = sorted(
+            s
+            for s in self.free | reclaimed
+            if s <= self.geometry.highest_data_sector and s not in reserved
+        )
         if count > len(available):
             raise Dos2Error(
                 f"{source}: disk full: {file_name} needs {count} sectors, {len(available)} free"
             )
+        if existing is not None:
+            self.remove_file(existing.name)
+        slot = next(e for e in self.entries() if e.is_end or e.flag & Flag.DELETED)
         sectors = available[:count]
         for index, sector in enumerate(sectors):
             chunk = data[index * per_sector : (index + 1) * per_sector]
