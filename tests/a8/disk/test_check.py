@@ -18,9 +18,10 @@ def patch(disk: Dos2Disk, sector: int, offset: int, values: bytes) -> None:
 
 
 def two_files(density: Density = Density.SINGLE) -> Dos2Disk:
+    """ONE.DAT in sectors 4, 5, 6 (file 0) and TWO.DAT in sector 7 (file 1), any density."""
     disk = Dos2Disk.new(density)
-    disk.add_file("ONE.DAT", bytes(300))  # 3 sectors: 4, 5, 6
-    disk.add_file("TWO.DAT", bytes(10))  # 1 sector: 7
+    disk.add_file("ONE.DAT", bytes(2 * disk.geometry.data_bytes + 50))
+    disk.add_file("TWO.DAT", bytes(10))
     return disk
 
 
@@ -37,6 +38,11 @@ def set_flag(disk: Dos2Disk, number: int, flag: int) -> None:
     patch(disk, sector, offset, bytes([flag]))
 
 
+def set_link(disk: Dos2Disk, sector: int, link: bytes) -> None:
+    """Overwrite the first bytes of the link that ends ``sector`` (125 or 253 bytes in)."""
+    patch(disk, sector, {128: 125, 256: 253}[disk.image.size_of(sector)], link)
+
+
 CORRUPTIONS: dict[ProblemKind, Callable[[Dos2Disk], None]] = {
     ProblemKind.VTOC_DOS_CODE: lambda d: patch(d, 360, 0, b"\x00"),
     ProblemKind.VTOC_CAPACITY: lambda d: patch(d, 360, 1, (700).to_bytes(2, "little")),
@@ -47,10 +53,10 @@ CORRUPTIONS: dict[ProblemKind, Callable[[Dos2Disk], None]] = {
     ProblemKind.BAD_NAME: lambda d: patch(d, 361, 16 + 5, b"1BAD    "),
     ProblemKind.DUPLICATE_NAME: lambda d: patch(d, 361, 16 + 5, b"ONE     "),
     ProblemKind.ENTRY_AFTER_END: lambda d: set_flag(d, 0, 0x00),
-    ProblemKind.CHAIN_OUT_OF_RANGE: lambda d: patch(d, 4, 125, b"\x03\xff"),
-    ProblemKind.CHAIN_LOOP: lambda d: patch(d, 5, 125, b"\x00\x04"),
-    ProblemKind.BAD_FILE_NUMBER: lambda d: patch(d, 7, 125, b"\x0c"),
-    ProblemKind.BAD_BYTE_COUNT: lambda d: patch(d, 7, 127, b"\x7f"),
+    ProblemKind.CHAIN_OUT_OF_RANGE: lambda d: patch(d, 361, 16 + 3, (2000).to_bytes(2, "little")),
+    ProblemKind.CHAIN_LOOP: lambda d: set_link(d, 5, b"\x00\x04"),
+    ProblemKind.BAD_FILE_NUMBER: lambda d: set_link(d, 7, b"\x0c"),
+    ProblemKind.BAD_BYTE_COUNT: lambda d: set_link(d, 7, b"\x04\x00\xff"),
     ProblemKind.CROSS_LINKED: lambda d: patch(d, 361, 16 + 3, (5).to_bytes(2, "little")),
     ProblemKind.WRONG_SECTOR_COUNT: lambda d: patch(d, 361, 1, (9).to_bytes(2, "little")),
     ProblemKind.USED_SECTOR_FREE: lambda d: patch(d, 360, 10, b"\x0f"),
@@ -67,24 +73,71 @@ def test_every_kind_has_a_corruption() -> None:
     assert kinds == set(ProblemKind)
 
 
+@pytest.mark.parametrize("density", list(Density), ids=lambda d: d.value)
 @pytest.mark.parametrize("kind", list(CORRUPTIONS), ids=lambda k: k.value)
-def test_corruption_is_found(kind: ProblemKind) -> None:
-    disk = two_files()
+def test_corruption_is_found(kind: ProblemKind, density: Density) -> None:
+    disk = two_files(density)
     assert check_disk(disk) == []
     CORRUPTIONS[kind](disk)
     found = {problem.kind for problem in check_disk(reread(disk))}
     assert kind in found
 
 
-def test_vtoc2_mirror_and_high_flag() -> None:
+def test_a_chain_through_a_system_sector_is_cross_linked() -> None:
+    disk = two_files()
+    set_link(disk, 6, b"\x01\x68")  # ONE.DAT's last sector now leads to 360, the VTOC
+    problems = [p for p in check_disk(reread(disk)) if p.kind is ProblemKind.CROSS_LINKED]
+    assert len(problems) == 1 and "sector 360 also belongs to the system" in problems[0].message
+
+
+def test_a_link_beyond_single_density() -> None:
+    disk = two_files()
+    set_link(disk, 4, b"\x03\xff")  # next sector 1023: DOS 2.0S stops at 719
+    found = [p for p in check_disk(reread(disk)) if p.kind is ProblemKind.CHAIN_OUT_OF_RANGE]
+    assert len(found) == 1 and "sector 1023, outside 1..719" in found[0].message
+
+
+def full_enhanced_disk() -> Dos2Disk:
+    """A DOS 2.5 disk whose one file BIG uses every sector, 720 and up included."""
     disk = Dos2Disk.new(Density.ENHANCED)
-    size = disk.free_sectors * disk.geometry.data_bytes
-    disk.add_file("BIG", bytes(size))
+    disk.add_file("BIG", bytes(disk.free_sectors * disk.geometry.data_bytes))
     assert check_disk(disk) == []
+    return disk
+
+
+def test_vtoc2_mirror() -> None:
+    disk = full_enhanced_disk()
     patch(disk, 1024, 0, b"\xff")
-    set_flag(disk, 0, 0x42)
     found = {problem.kind for problem in check_disk(reread(disk))}
-    assert {ProblemKind.VTOC2_MIRROR, ProblemKind.HIGH_FLAG} <= found
+    assert ProblemKind.VTOC2_MIRROR in found
+
+
+def test_vtoc2_free_count() -> None:
+    disk = full_enhanced_disk()
+    patch(disk, 1024, 122, (5).to_bytes(2, "little"))
+    problems = [p for p in check_disk(reread(disk)) if p.kind is ProblemKind.FREE_COUNT]
+    assert len(problems) == 1 and "VTOC2 sector 1024 bytes 122-123" in problems[0].message
+
+
+def test_high_flag_missing() -> None:
+    disk = full_enhanced_disk()
+    set_flag(disk, 0, 0x42)  # uses 720+, but flagged as a DOS 2.0 file
+    found = {problem.kind for problem in check_disk(reread(disk))}
+    assert ProblemKind.HIGH_FLAG in found
+
+
+def test_high_flag_without_high_sectors() -> None:
+    disk = two_files(Density.ENHANCED)
+    set_flag(disk, 1, 0x03)  # TWO.DAT lives in sector 7
+    found = {problem.kind for problem in check_disk(reread(disk))}
+    assert ProblemKind.HIGH_FLAG in found
+
+
+def test_the_03_flag_is_bad_on_a_dos_2_0_disk() -> None:
+    disk = two_files(Density.SINGLE)
+    set_flag(disk, 1, 0x03)
+    found = {problem.kind for problem in check_disk(reread(disk))}
+    assert ProblemKind.BAD_FLAG in found
 
 
 def test_problem_lines_name_the_disk() -> None:
