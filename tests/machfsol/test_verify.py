@@ -55,6 +55,8 @@ def test_seed_lists(text: str, seeds: tuple[int, ...]) -> None:
         ("1-2-3", "'1-2-3' is not a seed"),
         (f"1-{MAX_SEEDS + 1}", f"more than {MAX_SEEDS} deals"),
         (f"1-{MAX_SEEDS},{MAX_SEEDS + 1}", f"more than {MAX_SEEDS} deals"),
+        ("\u00b2", "'\u00b2' is not a seed"),  # a digit to str.isdigit(), not to int()
+        ("9" * 5000, "'999999999999999999999...' is not a seed"),  # beyond int()'s limit
     ],
 )
 def test_bad_seed_lists(text: str, message: str) -> None:
@@ -76,6 +78,8 @@ def test_format_reads_back(seeds: list[int]) -> None:
         ["--seeds", "9-1"],
         ["--deck", "50"],
         ["--deck", "big"],
+        ["--deck", "\u00b2"],
+        ["--seeds", "\u00b2"],
         ["--jobs", "0"],
         ["--deal-seconds", "0"],
         ["--program", "no-such-file.bas"],

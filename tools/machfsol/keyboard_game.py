@@ -31,7 +31,12 @@ from a8.emu.emulator import EmulatorOptions, run
 from a8.emu.script import Script
 from machfsol.atari_table import KING_KEYS, TableReadError, TableView
 from machfsol.rules import Move, Place, Position, variant
-from machfsol.verify_batch import PROGRAM_NAME, GameDisk, GameProgram
+from machfsol.verify_batch import (
+    MIN_FRAMES_PER_WALL_SECOND,
+    PROGRAM_NAME,
+    GameDisk,
+    GameProgram,
+)
 
 #: Frames after a source key (the program shows what was picked), and after a whole
 #: move (the program moves the card, does the forced steps, redraws the table).
@@ -173,7 +178,8 @@ def play_on_keyboard(
             basic_rom=base.basic_rom,
             disk=launch.path if isinstance(launch, GameDisk) else None,
             hdir=hdir,
-            timeout_s=120.0 + (frames + START_FRAMES + 2 * DEAL_FRAMES) / 400,
+            timeout_s=120.0
+            + (frames + START_FRAMES + 2 * DEAL_FRAMES) / MIN_FRAMES_PER_WALL_SECOND,
         )
         result = run(emulator, script)
         expected = game.expected()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from machfsol.deal import MAX_SEED, MIN_SEED
+from machfsol.deal import MAX_SEED, MIN_SEED, SeedError, parse_seed
 from machfsol.errors import UsageError
 
 #: More deals than this in one list is almost surely a typo (``1-1000000`` for ``1-100``).
@@ -50,12 +50,14 @@ def _item_bounds(item: str) -> tuple[int, int]:
 
 
 def _seed(text: str, item: str) -> int:
-    stripped = text.strip()
-    if not stripped.isdigit() or not MIN_SEED <= int(stripped) <= MAX_SEED:
+    """One seed of ``item``, read as every command reads seeds (:func:`parse_seed`)."""
+    try:
+        return parse_seed(text)
+    except SeedError:
+        shown = item if len(item) <= 24 else item[:21] + "..."
         raise SeedListError(
-            f"--seeds: {item!r} is not a seed or a range of seeds in {MIN_SEED}..{MAX_SEED}"
-        )
-    return int(stripped)
+            f"--seeds: {shown!r} is not a seed or a range of seeds in {MIN_SEED}..{MAX_SEED}"
+        ) from None
 
 
 def format_seed_list(seeds: Sequence[int]) -> str:

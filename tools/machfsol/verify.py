@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import shutil
 import statistics
 import sys
@@ -398,7 +399,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 def _decks(text: str) -> tuple[int, ...]:
     decks: list[int] = []
     for item in text.split(","):
-        if not item.strip().isdigit():
+        if re.fullmatch(r"\s*[0-9]{1,6}\s*", item) is None:  # ASCII digits: int() reads it
             raise UsageError(f"--deck {text!r}: give deck sizes like 52 or 52,40")
         size = Deck(int(item)).size
         if size not in decks:
