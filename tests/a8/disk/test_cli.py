@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 
 from a8.cli import main
+from a8.disk.atr import AtrImage
+from a8.disk.dos2 import Dos2Disk
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -67,15 +69,85 @@ def test_bad_input_leaves_the_image_unchanged(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["D.ATR", "big", "small"]
 
 
-def test_not_an_atr_and_truncated(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    junk = tmp_path / "JUNK.ATR"
-    junk.write_bytes(b"hello world, not a disk")
-    assert "JUNK.ATR: not an ATR image" in one_line_error(capsys, "ls", str(junk))
-    disk = tmp_path / "D.ATR"
-    run(capsys, "new", str(disk))
-    disk.write_bytes(disk.read_bytes()[:5000])
-    assert "truncated" in one_line_error(capsys, "ls", str(disk))
+def locked_and_full(disk: Dos2Disk) -> None:
+    """A locked file KEEP, then 63 small files: the directory is full."""
+    disk.add_file("KEEP", b"x")
+    disk.set_locked("KEEP", True)
+    for number in range(63):
+        disk.add_file(f"F{number}", b"")
+
+
+def image_with_sector_size(size: int) -> bytes:
+    data = bytearray(Dos2Disk.new().to_bytes())
+    data[4:6] = size.to_bytes(2, "little")
+    return bytes(data)
+
+
+#: Images that are not DOS 2 disks, by what is wrong with them.
+BAD_IMAGES = {
+    "not an ATR image": b"hello world, not a disk image at all",
+    "no header": b"\x96\x02",
+    "truncated": Dos2Disk.new().to_bytes()[:5000],
+    "sector size 512": image_with_sector_size(512),
+    "3 x 128 + n x 256": image_with_sector_size(256),
+    "not a DOS 2 disk": AtrImage.blank(100, 128).to_bytes(),
+}
+
+
+@pytest.mark.parametrize("message", list(BAD_IMAGES))
+@pytest.mark.parametrize(
+    "command",
+    [["ls"], ["check"], ["add", "{file}"], ["get", "F.TXT"], ["rm", "F.TXT"], ["boot", "--menu=F"]],
+    ids=lambda c: c[0],
+)
+def test_bad_images_are_refused_unchanged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], message: str, command: list[str]
+) -> None:
+    disk = tmp_path / "BAD.ATR"
+    disk.write_bytes(BAD_IMAGES[message])
+    (tmp_path / "f.txt").write_bytes(b"data")
+    args = [a.replace("{file}", str(tmp_path / "f.txt")) for a in command]
+    error = one_line_error(capsys, args[0], str(disk), *args[1:])
+    assert error.startswith(f"{disk}: ") and message in error
+    assert disk.read_bytes() == BAD_IMAGES[message]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["BAD.ATR", "f.txt"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["add", "{disk}", "{file}", "--name", "ONEMORE"], "directory full"),
+        (["add", "{disk}", "{file}", "--name", "KEEP"], "KEEP is locked"),
+        (["rm", "{disk}", "KEEP"], "KEEP is locked"),
+        (["add", "{disk}", "{file}", "--name", "A.B.C"], "file name"),
+        (["rm", "{disk}", "NAME_"], "file name"),
+        (["get", "{disk}", "KEEP", "-o", "{tmp}/missing/KEEP"], "cannot write"),
+        (["get", "{disk}", "KEEP", "-o", "{tmp}"], "cannot write"),
+        (["boot", "{disk}", "--menu=KEEP=caf\u00e9"], "title"),
+        (["boot", "{disk}", *[f"--menu=F{n}" for n in range(10)]], "1 to 9 entries"),
+    ],
+)
+def test_refused_operations_leave_the_disk_unchanged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    disk = Dos2Disk.new(source="D.ATR")
+    locked_and_full(disk)
+    path = tmp_path / "D.ATR"
+    path.write_bytes(disk.to_bytes())
+    (tmp_path / "f.txt").write_bytes(b"data")
+    before = path.read_bytes()
+    fields = {"{disk}": str(path), "{file}": str(tmp_path / "f.txt"), "{tmp}": str(tmp_path)}
+    for key, value in fields.items():
+        args = [a.replace(key, value) for a in args]
+    assert message in one_line_error(capsys, *args)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["D.ATR", "f.txt"]
+
+
+def test_a_missing_disk(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "cannot read" in one_line_error(capsys, "ls", str(tmp_path / "missing.atr"))
+    assert "cannot read" in one_line_error(capsys, "check", str(tmp_path))
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_check_reports_problems(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -114,13 +114,15 @@ class AtrImage:
     def _count_sectors(self, size: int) -> int:
         if self.sector_size == 128:
             if size % 128:
-                raise AtrError(f"{self.source}: truncated image ({size} bytes of sectors)")
+                raise AtrError(
+                    f"{self.source}: {size} bytes of sectors is not n x 128 (a truncated image?)"
+                )
             return size // 128
         boot = SHORT_BOOT_SECTORS * 128
         if size < boot or (size - boot) % self.sector_size:
             raise AtrError(
-                f"{self.source}: truncated image ({size} bytes of sectors is not "
-                f"3 x 128 + n x {self.sector_size})"
+                f"{self.source}: {size} bytes of sectors is not 3 x 128 + n x "
+                f"{self.sector_size} (a truncated image, or the wrong sector size at byte 4?)"
             )
         return SHORT_BOOT_SECTORS + (size - boot) // self.sector_size
 
