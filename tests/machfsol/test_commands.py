@@ -27,7 +27,6 @@ def test_deal_prints_codes_on_one_line(capsys: pytest.CaptureFixture[str]) -> No
         ["deal", "--order", "AS 2S"],
         ["autoplay", "--variant", "1", "--seed", "-1"],
         ["autoplay", "--variant", "1", "--seed", "²"],
-        ["play", "--seed", "²"],
         ["deal", "--seed", "9" * 5000],
     ],
 )

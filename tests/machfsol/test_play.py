@@ -597,6 +597,8 @@ def test_order_option_and_transcript(
         ["play", "--seed", "0"],
         ["play", "--deck", "50"],
         ["play", "--order", "AS 2S"],
+        ["play", "--seed", "²"],
+        ["play", "--transcript", ""],
     ],
 )
 def test_bad_arguments(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:

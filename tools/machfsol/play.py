@@ -94,6 +94,8 @@ def run_play(args: argparse.Namespace) -> int:
     """Set up the first deal from the arguments, then play until quit or end of input."""
     if args.seed is not None and args.order is not None:
         raise UsageError("give at most one of --seed and --order")
+    if args.transcript is not None and not args.transcript.strip():
+        raise UsageError("--transcript needs a file name")
     if args.order is not None:
         order = parse_order(args.order, args.deck)
         seed = None
