@@ -89,3 +89,22 @@ def test_example_script_and_identical_screenshots(
         assert any(line.strip() == "DONE" for line in result.screens[0].text_lines())
         pictures.append((folder / "hello.png").read_bytes())
     assert pictures[0] == pictures[1]
+
+
+def test_a_character_set_in_ram_is_the_one_drawn(atari800: str, tmp_path: Path) -> None:
+    """The glyphs come from where CHBAS points in the machine, not from a built-in font:
+    a character set in RAM whose every row is 01010101 makes every cell striped."""
+    png = tmp_path / "charset.png"
+    fill = "FOR I=0 TO 1023:POKE 32768+I,85:NEXT I:POKE 756,128\n"
+    result = run(EmulatorOptions(), Script().wait(150).type(fill).wait(300).screenshot(str(png)))
+    assert result.ok
+    screen = result.screens[0]
+    assert screen.registers["CHBASE"] == 0x80
+    picture = Image.open(png).convert("RGB")
+    colours = palette("ntsc")
+    background = colours[screen.registers["COLPF2"]]
+    ink = colours[(screen.registers["COLPF2"] & 0xF0) | (screen.registers["COLPF1"] & 0x0E)]
+    for top in (24, 24 + 8 * 12, 24 + 8 * 23):  # first, middle and last text rows
+        for x in range(8 + 8 * 39, 8 + 8 * 40):  # the last column: a blank cell
+            expected = ink if x % 2 else background
+            assert picture.getpixel((x, top + 3)) == expected, (x, top)
