@@ -27,7 +27,6 @@ from a8.disk.dos2 import (
     DirectoryEntry,
     Dos2Disk,
     Flag,
-    Link,
     bitmap_range,
     system_sectors,
 )
@@ -114,7 +113,7 @@ class _Checker:
                 f"VTOC sector {VTOC_SECTOR} bytes 1-2: total {capacity} sectors, "
                 f"expected {self.geometry.capacity} for {self.geometry.dos_name}",
             )
-        low_free = sum(1 for s in self.disk.free if s < FIRST_HIGH_SECTOR)
+        low_free = self.disk.free_below_720()
         if free != low_free:
             self.report(
                 ProblemKind.FREE_COUNT,
@@ -211,7 +210,7 @@ class _Checker:
                 )
                 break
             self.owner[sector] = str(entry.name)
-            link = self._link(sector)
+            link = self.disk.link(sector)
             if link.file_number != entry.number:
                 self.report(
                     ProblemKind.BAD_FILE_NUMBER,
@@ -231,20 +230,13 @@ class _Checker:
                 ProblemKind.WRONG_SECTOR_COUNT,
                 f"{where}: directory says {entry.sector_count} sectors, chain has {count}",
             )
-        if self.geometry.has_vtoc2:
-            flagged_high = entry.flag & 0x03 == 0x03 and not entry.flag & Flag.IN_USE
-            if high != flagged_high:
-                expected = "03" if high else "42"
-                self.report(
-                    ProblemKind.HIGH_FLAG,
-                    f"{where}: flag {entry.flag:02X} but DOS 2.5 flags a file "
-                    f"{'using' if high else 'not using'} sectors 720+ as {expected}",
-                )
-
-    def _link(self, sector: int) -> Link:
-        raw = self.disk.image.read_sector(sector)
-        data_bytes = self.geometry.data_bytes
-        return Link.unpack(raw[data_bytes : data_bytes + 3])
+        if self.geometry.has_vtoc2 and high != entry.uses_high_sectors:
+            expected = "03" if high else "42"
+            self.report(
+                ProblemKind.HIGH_FLAG,
+                f"{where}: flag {entry.flag:02X} but DOS 2.5 flags a file "
+                f"{'using' if high else 'not using'} sectors 720+ as {expected}",
+            )
 
     def check_bitmap(self) -> None:
         system = system_sectors(self.geometry)

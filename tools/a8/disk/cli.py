@@ -97,7 +97,7 @@ def directory_lines(disk: Dos2Disk) -> list[str]:
     lines = []
     for entry in disk.files():
         lock = "*" if entry.locked else " "
-        high = "<" if entry.flag & 0x03 == 0x03 and not entry.flag & 0x40 else " "
+        high = "<" if entry.uses_high_sectors else " "
         lines.append(
             f"{lock}{high}{entry.name.name:<8}{entry.name.ext:<3} {entry.sector_count:03d}"
         )

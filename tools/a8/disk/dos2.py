@@ -185,7 +185,12 @@ class DirectoryEntry:
         """A live file: DOS 2's 0x40 bit, or DOS 2.5's 0x03 high-sector form."""
         if self.flag & Flag.DELETED:
             return False
-        return bool(self.flag & Flag.IN_USE) or self.flag & 0x03 == 0x03
+        return bool(self.flag & Flag.IN_USE) or self.uses_high_sectors
+
+    @property
+    def uses_high_sectors(self) -> bool:
+        """Flagged in DOS 2.5's form for a file with sectors from 720 up (0x03, not 0x42)."""
+        return self.flag & FLAG_HIGH_FILE == FLAG_HIGH_FILE and not self.flag & Flag.IN_USE
 
     @property
     def is_end(self) -> bool:
@@ -288,7 +293,7 @@ class Dos2Disk:
 
     def _write_vtoc(self) -> None:
         geometry = self.geometry
-        low_free = sum(1 for s in self.free if s < FIRST_HIGH_SECTOR)
+        low_free = self.free_below_720()
         vtoc = bytearray(self.image.read_sector(VTOC_SECTOR))
         VTOC_HEADER.pack_into(vtoc, 0, VTOC_DOS_CODE, geometry.capacity, low_free)
         vtoc[VTOC_BITMAP_OFFSET : VTOC_BITMAP_OFFSET + VTOC_BITMAP_BYTES] = _bitmap_bytes(
@@ -306,6 +311,10 @@ class Dos2Disk:
             high_free = len(self.free) - low_free
             VTOC2_FREE.pack_into(vtoc2, VTOC2_FREE_OFFSET, high_free)
             self.image.write_sector(VTOC2_SECTOR, bytes(vtoc2))
+
+    def free_below_720(self) -> int:
+        """Free sectors the VTOC's own count covers (DOS 2.5's VTOC2 counts the rest)."""
+        return sum(1 for s in self.free if s < FIRST_HIGH_SECTOR)
 
     @property
     def free_sectors(self) -> int:
@@ -365,7 +374,7 @@ class Dos2Disk:
             if sector in seen:
                 raise Dos2Error(f"{where}: chain loops back to sector {sector}")
             seen.add(sector)
-            link = self._link(sector)
+            link = self.link(sector)
             if link.file_number != entry.number:
                 raise Dos2Error(
                     f"{where}: sector {sector} belongs to file number {link.file_number}, "
@@ -378,7 +387,8 @@ class Dos2Disk:
                 return sectors
             sector = link.next_sector
 
-    def _link(self, sector: int) -> Link:
+    def link(self, sector: int) -> Link:
+        """The link bytes that end data sector ``sector``."""
         raw = self.image.read_sector(sector)
         return Link.unpack(raw[self.geometry.data_bytes : self.geometry.sector_size])
 
