@@ -6,7 +6,7 @@ import contextlib
 from pathlib import Path
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from a8.basic import (
@@ -296,3 +296,197 @@ def test_program_saved_by_itself() -> None:
     first_line_length = program[14 + stmtab - 0x100 + 2]
     program[10:12] = (stmtab + first_line_length).to_bytes(2, "little")  # STMCUR on line 20
     assert list_program(bytes(program)) == '10 PRINT 1\n20 SAVE "D:X"\n'
+
+
+# ------------------------------------------------------------- corrupt programs
+
+
+def _header_word(program: bytes, index: int) -> int:
+    return int.from_bytes(program[2 * index : 2 * index + 2], "little")
+
+
+def _set_header_word(program: bytes, index: int, value: int) -> bytes:
+    return program[: 2 * index] + value.to_bytes(2, "little") + program[2 * index + 2 :]
+
+
+_SAMPLE = tokenize("10 PRINT A;B$:GOTO 10\n20 IF A THEN C(1)=2\n")
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda p: p[:10], "X.BAS: byte 10: too short for the 14-byte header"),
+        (lambda p: p[:-1], f"X.BAS: byte {len(_SAMPLE) - 1}: truncated: the header promises"),
+        (lambda p: _set_header_word(p, 1, 0x200), "X.BAS: byte 0: not an Atari BASIC SAVE"),
+        (lambda p: _set_header_word(p, 2, 0xFF), "X.BAS: byte 4: header: VNTD is below VNTP"),
+        (
+            lambda p: _set_header_word(p, 4, _header_word(p, 4) + 1),
+            "X.BAS: byte 8: header: the variable value table is not a multiple of 8",
+        ),
+        (
+            lambda p: _set_header_word(p, 6, 0xFFFF),
+            "X.BAS: byte ",  # STARP far past the end of the file
+        ),
+        (
+            lambda p: _set_header_word(p, 5, _header_word(p, 6) + 1),
+            "X.BAS: byte 12: header: STARP is below STMCUR",
+        ),
+    ],
+    ids=["short", "truncated", "vntp", "vntd", "vvt-size", "starp-out", "stmcur-out"],
+)
+def test_bad_headers_are_reported(damage: object, message: str) -> None:
+    broken = damage(_SAMPLE)  # type: ignore[operator]
+    with pytest.raises(CorruptProgramError) as caught:
+        list_program(broken, file="X.BAS")
+    assert str(caught.value).startswith(message)
+    assert "\n" not in str(caught.value)
+
+
+def _statement_token_offset(program: bytes, line_number: int) -> int:
+    """The file offset of the first statement token of a line."""
+    position = _header_word(program, 4) - 0x100 + 14
+    while int.from_bytes(program[position : position + 2], "little") != line_number:
+        position += program[position + 2]
+    return position + 4
+
+
+def test_corrupt_line_names_the_byte_in_the_file() -> None:
+    """The offset in the message is the bad byte's offset in the file, not in the line."""
+    broken = bytearray(_SAMPLE)
+    at = _statement_token_offset(_SAMPLE, 20) + 2  # after IF: the token of the variable A
+    broken[at] = 0x11  # no such token
+    with pytest.raises(CorruptProgramError) as caught:
+        list_program(bytes(broken), file="X.BAS")
+    assert str(caught.value) == f"X.BAS: byte {at}: line 20: unknown token $11"
+
+
+def test_number_with_a_non_decimal_digit() -> None:
+    program = tokenize("10 PRINT 1\n")
+    at = program.index(bytes.fromhex("0e400100000000")) + 1
+    broken = program[: at + 1] + b"\x0a" + program[at + 2 :]
+    with pytest.raises(CorruptProgramError) as caught:
+        list_program(broken, file="X.BAS")
+    assert str(caught.value) == f"X.BAS: byte {at}: line 10: not a BCD number: 40 0a 00 00 00 00"
+
+
+def test_line_chain_out_of_order() -> None:
+    program = bytearray(tokenize("10 PRINT 1\n20 PRINT 2\n"))
+    first = _statement_token_offset(bytes(program), 20) - 4
+    program[first : first + 2] = (5).to_bytes(2, "little")
+    with pytest.raises(CorruptProgramError, match=rf"^P: byte {first}: line 5 follows line 10$"):
+        list_program(bytes(program), file="P")
+
+
+# --------------------------------------------------------------- CLI fuzzing
+
+
+def _run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    status = main(argv)
+    return status, capsys.readouterr().err
+
+
+GOLDEN_PROGRAM = (Path(__file__).parent / "fixtures" / "golden" / "machfsol.bas").read_bytes()
+
+
+@st.composite
+def damaged_programs(draw: st.DrawFn) -> bytes:
+    """A real SAVE file (written by the emulator) with bytes changed, cut or added."""
+    data = bytearray(GOLDEN_PROGRAM)
+    for _ in range(draw(st.integers(1, 4))):
+        kind = draw(st.sampled_from(["flip", "cut", "insert", "header"]))
+        at = draw(st.integers(0, len(data) - 1))
+        if kind == "flip":
+            data[at] = draw(st.integers(0, 255))
+        elif kind == "cut":
+            del data[at:]
+            if not data:
+                break
+        elif kind == "insert":
+            data[at:at] = draw(st.binary(min_size=1, max_size=8))
+        else:
+            word = draw(st.integers(0, 6))
+            data[2 * word : 2 * word + 2] = draw(st.integers(0, 0xFFFF)).to_bytes(2, "little")
+    return bytes(data)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.one_of(damaged_programs(), st.binary(max_size=400)))
+def test_cli_list_of_damaged_programs(
+    data: bytes, capsys: pytest.CaptureFixture[str], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """``a8 list`` on a damaged file: a listing, or one line naming the file and byte,
+    exit 1 and no output file; never a traceback."""
+    folder = tmp_path_factory.mktemp("fuzz")
+    program, out = folder / "D.BAS", folder / "D.LST"
+    program.write_bytes(data)
+    status, err = _run_cli(["list", str(program), "-o", str(out)], capsys)
+    if status == 0:
+        assert out.exists() and err == ""
+    else:
+        assert status == 1 and not out.exists()
+        assert err.startswith(f"{program}: byte ") and err.count("\n") == 1
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.one_of(st.binary(max_size=300), st.text(max_size=300).map(str.encode)))
+def test_cli_tokenize_of_arbitrary_files(
+    data: bytes, capsys: pytest.CaptureFixture[str], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """``a8 tokenize`` on any bytes: a program, or one line naming the file, exit 1 and
+    no output file; never a traceback."""
+    folder = tmp_path_factory.mktemp("fuzz")
+    listing, out = folder / "X.LST", folder / "X.BAS"
+    listing.write_bytes(data)
+    status, err = _run_cli(["tokenize", str(listing), "-o", str(out)], capsys)
+    if status == 0:
+        assert out.exists() and err == ""
+    else:
+        assert status == 1 and not out.exists()
+        assert err.startswith(f"{listing}:") and err.count("\n") == 1
+
+
+def test_cli_list_utf8_output_file(tmp_path: Path) -> None:
+    listing = tmp_path / "card.lst"
+    listing.write_text('10 PRINT "♥{inv}A{/inv}"\n', encoding="utf-8")
+    program = tmp_path / "CARD.BAS"
+    assert main(["tokenize", str(listing), "-o", str(program)]) == 0
+    for encoding, expected in (
+        ("utf8", '10 PRINT "♥{inv}A{/inv}"\n'.encode()),
+        ("atascii", b'10 PRINT "\x00\xc1"\x9b'),
+    ):
+        out = tmp_path / f"back.{encoding}"
+        assert main(["list", str(program), "-o", str(out), "--encoding", encoding]) == 0
+        assert out.read_bytes() == expected
+
+
+def test_cli_list_error_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    program = tmp_path / "BAD.BAS"
+    program.write_bytes(_SAMPLE[:-3])
+    out = tmp_path / "bad.lst"
+    status, err = _run_cli(["list", str(program), "-o", str(out)], capsys)
+    assert status == 1 and not out.exists()
+    assert err.startswith(f"{program}: byte ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        ("   ", "save command:1:1: no statement"),
+        ("PRINT (", "save command:1:8: unexpected end of line"),
+    ],
+)
+def test_bad_save_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, message: str
+) -> None:
+    listing = tmp_path / "ok.lst"
+    listing.write_text("10 A=1\n")
+    out = tmp_path / "OK.BAS"
+    status, err = _run_cli(
+        ["tokenize", str(listing), "-o", str(out), "--save-command", command], capsys
+    )
+    assert (status, err.strip()) == (1, message)
+    assert not out.exists()

@@ -86,6 +86,11 @@ def from_decimal(integer: int, power10: int, *, negative: bool = False) -> bytes
     return bytes([exponent | sign]) + bytes((m // 10) << 4 | (m % 10) for m in mantissa)
 
 
+def is_decimal(value: bytes) -> bool:
+    """Whether every mantissa nibble is a decimal digit (a corrupt file may say otherwise)."""
+    return all(byte >> 4 <= 9 and byte & 0x0F <= 9 for byte in value[1:])
+
+
 def _mantissa_pairs(value: bytes) -> list[int]:
     pairs = []
     for byte in value[1:]:

@@ -68,16 +68,22 @@ def build_program(
         parse_listing([raw.decode("latin-1") for raw in lines], enter)
     except BasicSyntaxError as error:
         raise error.in_file(file) from None
-    immediate = _immediate_line(save_command, variables, file)
+    immediate = _immediate_line(save_command, variables)
     program_lines = [ProgramLine(number, numbered[number]) for number in sorted(numbered)]
     return Program.fresh(variables.names, program_lines, immediate)
 
 
-def _immediate_line(command: str, variables: VariableTable, file: str) -> bytes:
+def _immediate_line(command: str, variables: VariableTable) -> bytes:
+    """Line 32768 holding ``command``; errors name the place in the command itself."""
+    prefix = "0 "  # parsed as a numbered line, whose number is then replaced
     try:
-        encoded = encode_line(parse_line("0 " + command), variables)
+        line = parse_line(prefix + command)
+        if not line.statements:
+            raise BasicSyntaxError("no statement", column=len(prefix) + 1)
+        encoded = encode_line(line, variables)
     except BasicSyntaxError as error:
-        raise BasicSyntaxError(f"immediate command: {error.reason}", file=file) from None
+        column = max(error.column - len(prefix), 1)
+        raise BasicSyntaxError(error.reason, file="save command", line=1, column=column) from None
     return IMMEDIATE_LINE.to_bytes(2, "little") + encoded[2:]
 
 

@@ -28,15 +28,20 @@ _LAST_TOKEN = tokens.FIRST_FUNCTION_TOKEN + len(tokens.FUNCTIONS) - 1
 _RAW_STATEMENTS = (tokens.TOK_REM, tokens.TOK_DATA, tokens.TOK_SYNTAX_ERROR)
 
 
-def decode_line(line: ProgramLine, names: tuple[str, ...], *, file: str = "<program>") -> Line:
-    """The typed nodes of a tokenized line (the end-of-line token is left out)."""
+def decode_line(
+    line: ProgramLine, names: tuple[str, ...], *, file: str = "<program>", offset: int = 0
+) -> Line:
+    """The typed nodes of a tokenized line (the end-of-line token is left out).
+
+    ``offset`` is where the line starts in the file, so errors name the right byte.
+    """
     data = line.data
     length = data[2]
     position = 3
     statements: list[Statement] = []
 
     def fail(reason: str, at: int) -> CorruptProgramError:
-        return CorruptProgramError(f"line {line.number}: {reason}", file=file, offset=at)
+        return CorruptProgramError(f"line {line.number}: {reason}", file=file, offset=offset + at)
 
     while position < length:
         end = data[position]
@@ -63,6 +68,8 @@ def decode_line(line: ProgramLine, names: tuple[str, ...], *, file: str = "<prog
                 value = data[position : position + bcd.SIZE]
                 if position + bcd.SIZE > end:
                     raise fail("truncated number", position)
+                if not bcd.is_decimal(value):
+                    raise fail(f"not a BCD number: {value.hex(' ')}", position)
                 elements.append(NumberConstant(value))
                 position += bcd.SIZE
             elif byte == tokens.TOK_STRING:
@@ -107,15 +114,11 @@ def render_line(line: Line) -> bytes:
     return bytes(out)
 
 
-def list_line(line: ProgramLine, names: tuple[str, ...], *, file: str = "<program>") -> bytes:
-    """The ATASCII text LIST prints for one tokenized line (without the 0x9B)."""
-    decoded = decode_line(line, names, file=file)
-    try:
-        return render_line(decoded)
-    except ValueError as error:
-        raise CorruptProgramError(f"line {line.number}: {error}", file=file) from None
-
-
 def list_lines(program: Program, *, file: str = "<program>") -> list[bytes]:
     """Every numbered line as LIST prints it (ATASCII, without line ends)."""
-    return [list_line(line, program.names, file=file) for line in program.lines]
+    listed = []
+    offset = program.statement_table_offset()
+    for line in program.lines:
+        listed.append(render_line(decode_line(line, program.names, file=file, offset=offset)))
+        offset += len(line.data)
+    return listed

@@ -81,6 +81,11 @@ class Program:
         )
         return cls(tuple(names), values, tuple(lines), immediate)
 
+    def statement_table_offset(self) -> int:
+        """Where the first numbered line starts in the SAVE file (for error messages)."""
+        names = sum(len(name) for name in self.names) + 1  # and the 00 that ends them
+        return HEADER.size + names + VALUE_SIZE * len(self.values)
+
     def to_bytes(self) -> bytes:
         """The SAVE file."""
         name_table = b"".join(_encode_name(name) for name in self.names)
