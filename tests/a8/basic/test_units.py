@@ -385,6 +385,16 @@ def _run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, 
     return status, capsys.readouterr().err
 
 
+def _check_outcome(status: int, err: str, out: Path, prefix: str) -> None:
+    """Success writes the output and says nothing; failure is exit 1, one line on
+    stderr starting with ``prefix`` (the file and place), and no output file."""
+    if status == 0:
+        assert out.exists() and err == ""
+    else:
+        assert status == 1 and not out.exists()
+        assert err.startswith(prefix) and err.count("\n") == 1
+
+
 GOLDEN_PROGRAM = (Path(__file__).parent / "fixtures" / "golden" / "machfsol.bas").read_bytes()
 
 
@@ -422,11 +432,7 @@ def test_cli_list_of_damaged_programs(
     program, out = folder / "D.BAS", folder / "D.LST"
     program.write_bytes(data)
     status, err = _run_cli(["list", str(program), "-o", str(out)], capsys)
-    if status == 0:
-        assert out.exists() and err == ""
-    else:
-        assert status == 1 and not out.exists()
-        assert err.startswith(f"{program}: byte ") and err.count("\n") == 1
+    _check_outcome(status, err, out, f"{program}: byte ")
 
 
 @settings(
@@ -442,11 +448,7 @@ def test_cli_tokenize_of_arbitrary_files(
     listing, out = folder / "X.LST", folder / "X.BAS"
     listing.write_bytes(data)
     status, err = _run_cli(["tokenize", str(listing), "-o", str(out)], capsys)
-    if status == 0:
-        assert out.exists() and err == ""
-    else:
-        assert status == 1 and not out.exists()
-        assert err.startswith(f"{listing}:") and err.count("\n") == 1
+    _check_outcome(status, err, out, f"{listing}:")
 
 
 def test_cli_list_utf8_output_file(tmp_path: Path) -> None:

@@ -4,18 +4,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from a8.basic import tokens
+from a8.basic import nodes, tokens
 from a8.basic.errors import BasicSyntaxError
-from a8.basic.nodes import (
-    Element,
-    Line,
-    NumberConstant,
-    Operator,
-    RawText,
-    Statement,
-    StringConstant,
-    Variable,
-)
 
 #: A tokenized line's length is one byte (the offset of the next line).
 MAX_TOKENIZED_LINE: Final = 255
@@ -40,7 +30,7 @@ class VariableTable:
         return len(self.names) - 1
 
 
-def encode_line(line: Line, variables: VariableTable) -> bytes:
+def encode_line(line: nodes.Line, variables: VariableTable) -> bytes:
     """The bytes of a line: number, length, then each statement with its end offset."""
     body = bytearray()
     for number, statement in enumerate(line.statements):
@@ -59,21 +49,21 @@ def encode_line(line: Line, variables: VariableTable) -> bytes:
     return line.number.to_bytes(2, "little") + bytes([length]) + bytes(body)
 
 
-def _ends_line_itself(statement: Statement) -> bool:
+def _ends_line_itself(statement: nodes.Statement) -> bool:
     """REM and DATA text runs to the 0x9B; a bare ``IF ... THEN`` stores no EOL."""
     last = statement.elements[-1] if statement.elements else None
-    return isinstance(last, RawText) or last == Operator(tokens.TOK_THEN)
+    return isinstance(last, nodes.RawText) or last == nodes.Operator(tokens.TOK_THEN)
 
 
-def _encode_element(element: Element, variables: VariableTable, out: bytearray) -> None:
-    if isinstance(element, Operator):
+def _encode_element(element: nodes.Element, variables: VariableTable, out: bytearray) -> None:
+    if isinstance(element, nodes.Operator):
         out.append(element.token)
-    elif isinstance(element, Variable):
+    elif isinstance(element, nodes.Variable):
         out.append(tokens.FIRST_VARIABLE_TOKEN + variables.index(element.name))
-    elif isinstance(element, NumberConstant):
+    elif isinstance(element, nodes.NumberConstant):
         out.append(tokens.TOK_NUMBER)
         out += element.value
-    elif isinstance(element, StringConstant):
+    elif isinstance(element, nodes.StringConstant):
         if len(element.data) > 255:
             raise BasicSyntaxError("string constant longer than 255 characters")
         out.append(tokens.TOK_STRING)

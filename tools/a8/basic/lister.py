@@ -10,18 +10,8 @@ everything else without blanks, and numbers in the ROM's own format.
 
 from __future__ import annotations
 
-from a8.basic import bcd, tokens
+from a8.basic import bcd, nodes, tokens
 from a8.basic.errors import CorruptProgramError
-from a8.basic.nodes import (
-    Element,
-    Line,
-    NumberConstant,
-    Operator,
-    RawText,
-    Statement,
-    StringConstant,
-    Variable,
-)
 from a8.basic.program import Program, ProgramLine
 
 _LAST_TOKEN = tokens.FIRST_FUNCTION_TOKEN + len(tokens.FUNCTIONS) - 1
@@ -30,7 +20,7 @@ _RAW_STATEMENTS = (tokens.TOK_REM, tokens.TOK_DATA, tokens.TOK_SYNTAX_ERROR)
 
 def decode_line(
     line: ProgramLine, names: tuple[str, ...], *, file: str = "<program>", offset: int = 0
-) -> Line:
+) -> nodes.Line:
     """The typed nodes of a tokenized line (the end-of-line token is left out).
 
     ``offset`` is where the line starts in the file, so errors name the right byte.
@@ -38,7 +28,7 @@ def decode_line(
     data = line.data
     length = data[2]
     position = 3
-    statements: list[Statement] = []
+    statements: list[nodes.Statement] = []
 
     def fail(reason: str, at: int) -> CorruptProgramError:
         return CorruptProgramError(f"line {line.number}: {reason}", file=file, offset=offset + at)
@@ -49,10 +39,10 @@ def decode_line(
             raise fail("empty statement", position)
         token = data[position + 1]
         position += 2
-        elements: list[Element] = []
+        elements: list[nodes.Element] = []
         if token in _RAW_STATEMENTS:
             text = data[position:end]
-            elements.append(RawText(text[:-1] if text.endswith(b"\x9b") else text))
+            elements.append(nodes.RawText(text[:-1] if text.endswith(b"\x9b") else text))
             position = end
         elif token > tokens.TOK_IMPLIED_LET:
             raise fail(f"unknown statement token ${token:02X}", position - 1)
@@ -63,33 +53,33 @@ def decode_line(
                 index = byte - tokens.FIRST_VARIABLE_TOKEN
                 if index >= len(names):
                     raise fail(f"variable ${byte:02X} is not in the name table", position - 1)
-                elements.append(Variable(names[index]))
+                elements.append(nodes.Variable(names[index]))
             elif byte == tokens.TOK_NUMBER:
                 value = data[position : position + bcd.SIZE]
                 if position + bcd.SIZE > end:
                     raise fail("truncated number", position)
                 if not bcd.is_decimal(value):
                     raise fail(f"not a BCD number: {value.hex(' ')}", position)
-                elements.append(NumberConstant(value))
+                elements.append(nodes.NumberConstant(value))
                 position += bcd.SIZE
             elif byte == tokens.TOK_STRING:
                 size = data[position] if position < end else 0
                 if position + 1 + size > end:
                     raise fail("truncated string", position)
-                elements.append(StringConstant(data[position + 1 : position + 1 + size]))
+                elements.append(nodes.StringConstant(data[position + 1 : position + 1 + size]))
                 position += 1 + size
             elif byte == tokens.TOK_EOL:
                 if position != end:
                     raise fail("end-of-line token inside a statement", position - 1)
             elif tokens.TOK_COMMA <= byte <= _LAST_TOKEN:
-                elements.append(Operator(byte))
+                elements.append(nodes.Operator(byte))
             else:
                 raise fail(f"unknown token ${byte:02X}", position - 1)
-        statements.append(Statement(token, tuple(elements)))
-    return Line(line.number, tuple(statements))
+        statements.append(nodes.Statement(token, tuple(elements)))
+    return nodes.Line(line.number, tuple(statements))
 
 
-def render_line(line: Line) -> bytes:
+def render_line(line: nodes.Line) -> bytes:
     """The ATASCII text LIST prints for a decoded line (without the 0x9B)."""
     out = bytearray(str(line.number).encode("ascii") + b" ")
     for statement in line.statements:
@@ -99,13 +89,13 @@ def render_line(line: Line) -> bytes:
         elif token != tokens.TOK_IMPLIED_LET:
             out += tokens.STATEMENTS[token].encode("ascii") + b" "
         for element in statement.elements:
-            if isinstance(element, Variable):
+            if isinstance(element, nodes.Variable):
                 out += element.name.encode("ascii")
-            elif isinstance(element, NumberConstant):
+            elif isinstance(element, nodes.NumberConstant):
                 out += bcd.format_number(element.value).encode("ascii")
-            elif isinstance(element, StringConstant):
+            elif isinstance(element, nodes.StringConstant):
                 out += b'"' + element.data + b'"'
-            elif isinstance(element, RawText):
+            elif isinstance(element, nodes.RawText):
                 out += element.data
             elif element.token in tokens.WORD_OPERATORS:
                 out += b" " + tokens.token_spelling(element.token).encode("ascii") + b" "
