@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from machfsol.cards import Card, CardError, Deck
+from machfsol.cards import DECK_SIZES, Card, CardError, Deck
 
 MODULUS = 2147483647
 MULTIPLIER = 16807
@@ -92,7 +92,7 @@ def parse_order(text: str, size: int | None = None) -> tuple[Card, ...]:
     codes = text.split()
     if size is None:
         size = len(codes)
-        if size not in (52, 48, 44, 40, 36, 32, 28, 24, 20):
+        if size not in DECK_SIZES:
             raise CardError(f"--order has {size} cards, which is not a deck size")
     deck = Deck(size)
     if len(codes) != size:

@@ -383,7 +383,7 @@ class Position:
             return (
                 card != NOWHERE
                 and destination == ACE_BASE + self._suit[card]
-                and (self._accepts(destination, card))
+                and self._accepts(destination, card)
             )
         card = self._top(source)
         return card != NOWHERE and self._accepts(destination, card)

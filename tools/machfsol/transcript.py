@@ -42,6 +42,8 @@ from machfsol.rules import Place, Position, Step
 
 FORMAT_VERSION = 1
 MAGIC = f"MACHFSOL TRANSCRIPT {FORMAT_VERSION}"
+#: The PROGRAM line of transcripts this engine writes (Atari programs name themselves).
+PROGRAM = f"MACHFSOL-PY {__version__}"
 MAX_LINE = 38
 CARDS_PER_ORDER_LINE = 10
 ATASCII_EOL = 0x9B
@@ -85,9 +87,6 @@ class Result:
     outcome: Outcome
     on_foundations: int
     moves: int  # the number of M lines
-
-    def text(self) -> str:
-        return result_text(self.outcome, self.on_foundations, self.moves)
 
 
 @dataclass(frozen=True)
@@ -338,9 +337,6 @@ def _result(reader: _Reader, number: int, tokens: list[str]) -> Result:
     cards = reader.integer(number, tokens[2], 0, 52, "card count")
     moves = reader.integer(number, tokens[4], 0, 99999, "move count")
     return Result(number, outcome, cards, moves)
-
-
-PROGRAM = f"MACHFSOL-PY {__version__}"
 
 
 def of_game(position: Position, *, seed: int | None, player: Player) -> str:
