@@ -11,6 +11,7 @@ import io
 import re
 import subprocess
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -338,24 +339,32 @@ def test_illegal_moves_give_one_line_and_change_nothing(line: str, says: str) ->
     assert len(message) == 1 and "Traceback" not in shown
 
 
-def test_two_destinations_ask_which() -> None:
-    """In variant 2 a card may fit two King piles (or an Ace and a King pile): the
-    source alone is then not enough, and the message names the choices."""
-    for seed in range(1, 400):
-        position = Position.from_seed(seed, variant(2))
+def _autoplay_until(
+    found: Callable[[Position], Sequence[object]], number: int, seeds: int
+) -> tuple[int, Position]:
+    """The first 52-card deal (seed below ``seeds``) whose autoplay game reaches a
+    position where ``found`` finds something; that seed and position."""
+    for seed in range(1, seeds):
+        position = Position.from_seed(seed, variant(number))
         while not position.is_over():
-            sources = [move.source for move in position.legal_moves()]
-            doubled = [s for s in sources if sources.count(s) > 1]
-            if doubled:
-                break
+            if found(position):
+                return seed, position
             move = choose_move(position)
             assert move is not None
             position.push(move)
-        if doubled:
-            break
-    else:
-        pytest.fail("no deal with a card that has two destinations")
-    source = doubled[0]
+    pytest.fail(f"no deal below {seeds} gets there")
+
+
+def test_two_destinations_ask_which() -> None:
+    """In variant 2 a card may fit two King piles (or an Ace and a King pile): the
+    source alone is then not enough, and the message names the choices."""
+
+    def doubled(position: Position) -> list[Place]:
+        sources = [move.source for move in position.legal_moves()]
+        return [s for s in sources if sources.count(s) > 1]
+
+    seed, position = _autoplay_until(doubled, 2, 400)
+    source = doubled(position)[0]
     screen = Screen(deal(seed, 52), seed, 2)
     for move in position.move_stack:
         screen.session.position.push(move)
@@ -371,24 +380,17 @@ def test_two_destinations_ask_which() -> None:
 
 def test_king_pile_top_to_its_ace_pile() -> None:
     """``ks`` moves the top of a King pile to its Ace pile when that pile needs it."""
-    for seed in range(1, 300):
-        position = Position.from_seed(seed, variant(1))
-        while not position.is_over():
-            transfers = [m for m in position.legal_moves() if m.source.is_king_pile]
-            if transfers:
-                break
-            move = choose_move(position)
-            assert move is not None
-            position.push(move)
-        if transfers:
-            break
-    else:
-        pytest.fail("no deal with a King-pile top playable to its Ace pile")
+
+    def transfers(position: Position) -> list[Move]:
+        return [m for m in position.legal_moves() if m.source.is_king_pile]
+
+    seed, position = _autoplay_until(transfers, 1, 300)
+    transfer = transfers(position)[0]
     screen = Screen(deal(seed, 52), seed, 1)
     for move in position.move_stack:
         screen.position.push(move)
-    screen.type(transfers[0].source.name.lower())
-    assert screen.position.move_stack[-1] == transfers[0]
+    screen.type(transfer.source.name.lower())
+    assert screen.position.move_stack[-1] == transfer
 
 
 # ---------------------------------------------------------- hint, undo, auto-finish
