@@ -22,6 +22,7 @@ import enum
 import re
 from dataclasses import dataclass
 
+from machfsol.cards import TABLEAU_SIZES
 from machfsol.deal import MAX_SEED, MIN_SEED, SeedError, parse_seed
 from machfsol.errors import MachfsolError
 from machfsol.rules import Place
@@ -29,7 +30,7 @@ from machfsol.rules import Place
 #: Most moves one ``u N`` may undo (a game has at most 3 * 52 moves).
 MAX_UNDO = 999
 #: Spaces in the largest tableau (52- and 48-card decks).
-TABLEAU_SPACES = 8
+TABLEAU_SPACES = max(TABLEAU_SIZES.values())
 
 
 class InputError(MachfsolError):
