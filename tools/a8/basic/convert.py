@@ -58,7 +58,8 @@ def build_program(
         try:
             encoded = encode_line(line, variables)
         except BasicSyntaxError as error:
-            raise BasicSyntaxError(error.reason, file=file, line=row, column=1) from None
+            column = error.column or 1  # a line too long is reported at its start
+            raise BasicSyntaxError(error.reason, file=file, line=row, column=column) from None
         if line.statements:
             numbered[line.number] = encoded
         else:

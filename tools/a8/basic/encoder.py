@@ -18,13 +18,16 @@ class VariableTable:
         self.names: list[str] = list(names or [])
         self._index = {name: index for index, name in enumerate(self.names)}
 
-    def index(self, name: str) -> int:
-        """The index of ``name``, adding it if new (raises when all 128 are used)."""
+    def index(self, name: str, column: int = 0) -> int:
+        """The index of ``name``, adding it if new (raises when all 128 are used;
+        ``column`` is where the name stands, for the error)."""
         found = self._index.get(name)
         if found is not None:
             return found
         if len(self.names) >= tokens.MAX_VARIABLES:
-            raise BasicSyntaxError(f"too many variables (at most {tokens.MAX_VARIABLES})")
+            raise BasicSyntaxError(
+                f"too many variables (at most {tokens.MAX_VARIABLES})", column=column
+            )
         self._index[name] = len(self.names)
         self.names.append(name)
         return len(self.names) - 1
@@ -59,7 +62,7 @@ def _encode_element(element: nodes.Element, variables: VariableTable, out: bytea
     if isinstance(element, nodes.Operator):
         out.append(element.token)
     elif isinstance(element, nodes.Variable):
-        out.append(tokens.FIRST_VARIABLE_TOKEN + variables.index(element.name))
+        out.append(tokens.FIRST_VARIABLE_TOKEN + variables.index(element.name, element.column))
     elif isinstance(element, nodes.NumberConstant):
         out.append(tokens.TOK_NUMBER)
         out += element.value

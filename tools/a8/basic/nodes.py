@@ -8,7 +8,7 @@ an :class:`Operator` carries the exact token byte.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,9 +34,15 @@ class StringConstant:
 
 @dataclass(frozen=True, slots=True)
 class Variable:
-    """A variable by name; ``$`` ends a string's name and ``(`` an array's."""
+    """A variable by name; ``$`` ends a string's name and ``(`` an array's.
+
+    ``column`` is where the name stands in its listing line (0 when read from a
+    program), only so that "too many variables" can point at it; it is not part of
+    the value.
+    """
 
     name: str
+    column: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

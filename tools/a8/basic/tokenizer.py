@@ -69,6 +69,10 @@ def _flatten(children: list[Any], table: dict[str, int]) -> Pieces:
     return out
 
 
+def _variable(name: Token) -> Variable:
+    return Variable(str(name), name.column or 0)
+
+
 def _latin1(text: str) -> bytes:
     return text.encode("latin-1")
 
@@ -147,12 +151,10 @@ class LineBuilder(Transformer[Token, Any]):
         return Statement(tokens.STATEMENT_TOKEN["FOR"], tuple(pieces))
 
     def dim_array(self, children: list[Any]) -> Pieces:
-        name = Variable(str(children[0]))
-        return [name, *_subscripts(children[1:], tokens.TOK_DIM_ARRAY_PAREN)]
+        return [_variable(children[0]), *_subscripts(children[1:], tokens.TOK_DIM_ARRAY_PAREN)]
 
     def dim_string(self, children: list[Any]) -> Pieces:
-        name = Variable(str(children[0]))
-        return [name, *_subscripts(children[2:], tokens.TOK_DIM_STRING_PAREN)]
+        return [_variable(children[0]), *_subscripts(children[2:], tokens.TOK_DIM_STRING_PAREN)]
 
     def iocb(self, children: list[Any]) -> Pieces:
         return [Operator(tokens.TOK_HASH), *children[1]]
@@ -200,16 +202,16 @@ class LineBuilder(Transformer[Token, Any]):
         return _flatten(children, _STRING_COMPARISON)
 
     def substring(self, children: list[Any]) -> Pieces:
-        name: Pieces = [Variable(str(children[0]))]
+        name: Pieces = [_variable(children[0])]
         if len(children) == 1:
             return name
         return name + _subscripts(children[2:], tokens.TOK_STRING_PAREN)
 
     def element(self, children: list[Any]) -> Pieces:
-        return [Variable(str(children[0])), *_subscripts(children[1:], tokens.TOK_ARRAY_PAREN)]
+        return [_variable(children[0]), *_subscripts(children[1:], tokens.TOK_ARRAY_PAREN)]
 
     def nvar(self, children: list[Any]) -> Pieces:
-        return [Variable(str(children[0]))]
+        return [_variable(children[0])]
 
     svar = nvar
 
