@@ -1,0 +1,311 @@
+"""The boot loader's 6502 code in a simulator (py65), with the OS played by Python.
+
+The emulator tests show that the loader boots in atari800 with the Altirra ROMs.
+These tests show what it relies on, which no boot in one emulator can: every
+address it reads or writes outside its own memory is one of the documented OS
+locations listed in docs/ATR.md, and it enters the ROM only through CIOV and SIOV.
+They also drive the paths a healthy emulated drive seldom takes: a sector that
+reads only on the third try, one that never reads, a key that is not in the menu.
+
+The OS side is written here from the OS manuals' descriptions (addresses, the
+device control block, the handler table, the vector table's "address - 1"
+entries), not from the loader's source, so a wrong address in boot.s fails here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pytest
+from py65.devices.mpu6502 import MPU
+
+from a8.disk.boot import MenuEntry, install_boot_menu
+from a8.disk.dos2 import Density, Dos2Disk
+
+# Documented OS locations (Atari OS manual; "Mapping the Atari").
+SAVMSC = 0x58
+MEMLO = 0x02E7
+CH = 0x02FC
+DCB = range(0x0300, 0x030C)  # DDEVIC DUNIT DCOMND DSTATS DBUFLO/HI DTIMLO - DBYTLO/HI DAUX1/2
+DSTATS = 0x0303
+HATABS_E = range(0x0320, 0x0323)  # third entry: 'E', vector table address
+IOCB0 = range(0x0340, 0x0350)
+CARTCK = 0xBFFC
+EDITRV = range(0xE400, 0xE410)
+CIOV = 0xE456
+SIOV = 0xE459
+USER_ZERO_PAGE = range(0xCB, 0xD2)  # free for the user under the OS and BASIC
+
+BOOT_ADDRESS = 0x0700
+LOADER_RAM = range(0x0700, 0x0A00)  # below the MEMLO the loader sets
+STACK = range(0x0100, 0x0200)
+SCREEN = range(0x4000, 0x4000 + 960)
+BASIC_ROM = range(0xA000, 0xC000)
+
+ALLOWED_READS = {SAVMSC, SAVMSC + 1, CH, DSTATS, CARTCK, *EDITRV, *USER_ZERO_PAGE}
+ALLOWED_WRITES = {
+    MEMLO,
+    MEMLO + 1,
+    CH,
+    CARTCK,
+    *DCB,
+    *HATABS_E,
+    *IOCB0,
+    *USER_ZERO_PAGE,
+    *SCREEN,
+}
+
+KEY_1, KEY_2, KEY_3 = 0x1F, 0x1E, 0x1A  # keyboard codes of the digit keys
+SENTINEL = 0xFFF0  # a return address no code lives at
+SIO_TIMEOUT = 0x8A
+END_OF_FILE = 0x88
+
+
+class Memory(list[int]):
+    """64K of RAM that records every address read or written; BASIC's 8K is ROM."""
+
+    def __init__(self, basic: bool) -> None:
+        super().__init__([0] * 0x10000)
+        self.reads: set[int] = set()
+        self.writes: set[int] = set()
+        self.rom = BASIC_ROM if basic else range(0)
+
+    def __getitem__(self, address: int) -> int:  # type: ignore[override]
+        self.reads.add(address)
+        return super().__getitem__(address)
+
+    def __setitem__(self, address: int, value: int) -> None:  # type: ignore[override]
+        self.writes.add(address)
+        if address not in self.rom:
+            super().__setitem__(address, value)
+
+    def peek(self, address: int) -> int:
+        return super().__getitem__(address)
+
+    def poke(self, address: int, data: bytes) -> None:
+        for offset, value in enumerate(data):
+            super().__setitem__(address + offset, value)
+
+
+@dataclass
+class Atari:
+    """An Atari as the loader sees it just after the OS has read the boot sectors."""
+
+    disk: Dos2Disk
+    basic: bool = True
+    #: sector -> how many reads of it fail before one succeeds
+    failures: dict[int, int] = field(default_factory=dict)
+    printed: list[bytes] = field(default_factory=list)
+    sio_sectors: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.memory = Memory(self.basic)
+        self.mpu = MPU(memory=self.memory)
+        boot = b"".join(self.disk.image.read_sector(s) for s in (1, 2, 3))
+        self.memory.poke(BOOT_ADDRESS, boot)
+        self.memory.poke(HATABS_E.start, bytes([ord("E"), 0x00, 0xE4]))
+        self.memory.poke(EDITRV.start, bytes(range(0x10, 0x20)))
+        self.memory.poke(SAVMSC, (SCREEN.start).to_bytes(2, "little"))
+        self.memory.poke(CH, b"\xff")
+        self.memory.poke(MEMLO, b"\x00\x07")
+        if self.basic:
+            self.memory.poke(CARTCK, b"\x00")
+
+    # -- running code ----------------------------------------------------------
+
+    def call(
+        self,
+        address: int,
+        *,
+        x: int = 0,
+        on_step: Callable[[int], None] | None = None,
+    ) -> str:
+        """JSR ``address`` and run until it returns or halts (branches to itself)."""
+        self._push_word(SENTINEL - 1)
+        self.mpu.pc, self.mpu.x = address, x
+        for _ in range(200_000):
+            pc = self.mpu.pc
+            if pc == SENTINEL:
+                return "returned"
+            if on_step is not None:
+                on_step(pc)
+            if pc == CIOV:
+                self._cio()
+            elif pc == SIOV:
+                self._sio()
+            else:
+                assert pc in LOADER_RAM, f"the loader jumped to ${pc:04X}"
+                self.mpu.step()
+                if self.mpu.pc == pc:
+                    return "halted"
+        raise AssertionError("the loader did not return")
+
+    def _push_word(self, word: int) -> None:
+        self.memory.poke(0x100 + self.mpu.sp - 1, word.to_bytes(2, "little"))
+        self.mpu.sp -= 2
+
+    def _return(self, status: int) -> None:
+        """RTS from an OS routine with the status in Y and the flags set from it."""
+        low = self.memory.peek(0x100 + self.mpu.sp + 1)
+        high = self.memory.peek(0x100 + self.mpu.sp + 2)
+        self.mpu.sp += 2
+        self.mpu.pc = (high << 8 | low) + 1
+        self.mpu.y = status
+        self.mpu.p &= ~(self.mpu.NEGATIVE | self.mpu.ZERO)
+        self.mpu.p |= self.mpu.NEGATIVE if status & 0x80 else 0
+
+    def _word(self, address: int) -> int:
+        return self.memory.peek(address) | self.memory.peek(address + 1) << 8
+
+    def _cio(self) -> None:
+        """CIOV with X = 0 (IOCB 0, the screen editor): only 'put characters' is expected."""
+        assert self.mpu.x == 0 and self.memory.peek(0x0342) == 0x0B
+        start, length = self._word(0x0344), self._word(0x0348)
+        self.printed.append(bytes(self.memory.peek(start + i) for i in range(length)))
+        self._return(1)
+
+    def _sio(self) -> None:
+        """SIOV: a sector read from drive 1, checked field by field."""
+        dcb = [self.memory.peek(a) for a in DCB]
+        assert dcb[0:4] == [0x31, 1, ord("R"), 0x40], "disk 1, read, data to the computer"
+        sector = self._word(0x030A)
+        size = self.disk.image.sector_size
+        assert self._word(0x0308) == size
+        self.sio_sectors.append(sector)
+        if self.failures.get(sector, 0) > 0 or not 4 <= sector <= self.disk.image.sector_count:
+            self.failures[sector] = self.failures.get(sector, 0) - 1
+            self.memory.poke(DSTATS, bytes([SIO_TIMEOUT]))
+            self._return(SIO_TIMEOUT)
+            return
+        self.memory.poke(self._word(0x0304), self.disk.image.read_sector(sector))
+        self.memory.poke(DSTATS, b"\x01")
+        self._return(1)
+
+    # -- what BASIC and CIO would do -----------------------------------------
+
+    def boot(self, keys: list[int]) -> None:
+        """The OS calls load address + 6; ``keys`` are pressed one at a time."""
+        pending = list(keys)
+
+        def press(pc: int) -> None:
+            if self.memory.peek(CH) == 0xFF and pending:
+                self.memory.poke(CH, bytes([pending.pop(0)]))
+
+        assert self.call(BOOT_ADDRESS + 6, on_step=press) == "returned"
+        assert not self.mpu.p & self.mpu.CARRY, "carry clear: the boot succeeded"
+
+    def handler_entry(self, offset: int) -> int:
+        """The routine the E: handler table gives for a vector (CLOSE 2, GET BYTE 4)."""
+        table = self._word(HATABS_E.start + 1)
+        return self._word(table + offset) + 1
+
+    def get_bytes(self, *, line: bool = False) -> tuple[bytes, int]:
+        """GET BYTE from E: until the status is not 1 (or, for ``line``, up to an EOL)."""
+        data = bytearray()
+        while True:
+            assert self.call(self.handler_entry(4), x=0x10) == "returned"
+            assert self.mpu.x == 0x10, "X (the IOCB) is kept for CIO"
+            if self.mpu.y != 1:
+                return bytes(data), self.mpu.y
+            data.append(self.mpu.a)
+            if line and self.mpu.a == 0x9B:
+                return bytes(data), self.mpu.y
+
+    def run_command(self) -> None:
+        """BASIC reads its first input line, RUN "E:", then closes its channels."""
+        assert self.get_bytes(line=True) == (b'RUN "E:"\x9b', 1)
+        self.close()
+
+    def close(self) -> None:
+        assert self.call(self.handler_entry(2), x=0x10) == "returned"
+        assert self.mpu.y == 1
+
+    def assert_only_documented_locations(self) -> None:
+        outside = LOADER_RAM.start, LOADER_RAM.stop
+        reads = {a for a in self.memory.reads if not (outside[0] <= a < outside[1])}
+        writes = {a for a in self.memory.writes if not (outside[0] <= a < outside[1])}
+        assert {f"${a:04X}" for a in reads - ALLOWED_READS - set(STACK)} == set()
+        assert {f"${a:04X}" for a in writes - ALLOWED_WRITES - set(STACK)} == set()
+
+
+def program(variant: int, size: int) -> bytes:
+    return bytes((variant * 31 + i * 7) % 256 for i in range(size))
+
+
+def menu_disk(density: Density = Density.SINGLE) -> Dos2Disk:
+    disk = Dos2Disk.new(density)
+    disk.add_file("FIRST.BAS", program(1, 700))
+    disk.add_file("SECOND.BAS", program(2, 1000))
+    entries = [MenuEntry.parse("FIRST.BAS=One"), MenuEntry.parse("SECOND.BAS=Two")]
+    install_boot_menu(disk, entries, "Menu")
+    return disk
+
+
+@pytest.mark.parametrize("density", list(Density), ids=lambda d: d.value)
+def test_the_chosen_program_is_served_to_basic(density: Density) -> None:
+    disk = menu_disk(density)
+    atari = Atari(disk)
+    atari.boot([KEY_3, KEY_2])  # 3 is not on the menu: ignored
+    assert atari.printed == [b"Menu\x9b1 One\x9b2 Two\x9b"]
+    assert atari.memory.peek(MEMLO + 1) == 0x0A
+    atari.run_command()  # the hook stays through BASIC's CLOSE before RUN
+    data, status = atari.get_bytes()
+    assert data == program(2, 1000) and status == END_OF_FILE
+    entry = disk.find("SECOND.BAS")
+    assert atari.sio_sectors == [sector for sector, _ in disk.chain(entry)]
+    atari.close()  # the program is in: E: is the OS's editor again
+    assert [atari.memory.peek(a) for a in HATABS_E] == [ord("E"), 0x00, 0xE4]
+    atari.assert_only_documented_locations()
+
+
+def test_the_first_entry_and_the_hook_table() -> None:
+    atari = Atari(menu_disk())
+    atari.boot([KEY_1])
+    table = atari.memory.peek(0x0321) | atari.memory.peek(0x0322) << 8
+    assert table in LOADER_RAM
+    copied = [atari.memory.peek(table + i) for i in range(16)]
+    unchanged = [i for i in range(16) if i not in (2, 3, 4, 5)]
+    assert [copied[i] for i in unchanged] == [0x10 + i for i in unchanged]  # the OS's own
+    atari.run_command()
+    assert atari.get_bytes()[0] == program(1, 700)
+
+
+def test_a_sector_that_reads_on_the_third_try() -> None:
+    disk = menu_disk()
+    start = disk.find("FIRST.BAS").start
+    atari = Atari(disk, failures={start: 2})
+    atari.boot([KEY_1])
+    atari.run_command()
+    data, status = atari.get_bytes()
+    assert data == program(1, 700) and status == END_OF_FILE
+    assert atari.sio_sectors.count(start) == 3
+    atari.assert_only_documented_locations()
+
+
+def test_a_sector_that_never_reads() -> None:
+    disk = menu_disk()
+    start = disk.find("FIRST.BAS").start
+    atari = Atari(disk, failures={start: 99})
+    atari.boot([KEY_1])
+    atari.run_command()
+    data, status = atari.get_bytes()
+    assert data == b"" and status == SIO_TIMEOUT  # BASIC reports the SIO error
+    assert atari.sio_sectors == [start] * 3  # three tries, then it gives up
+    screen = bytes(atari.memory.peek(SCREEN.start + i) for i in range(4, 14))
+    assert screen == bytes([0x32, 0x25, 0x21, 0x24, 0, 0x25, 0x32, 0x32, 0x2F, 0x32])  # READ ERROR
+    assert [atari.memory.peek(a) for a in HATABS_E] == [ord("E"), 0x00, 0xE4]
+    atari.assert_only_documented_locations()
+
+
+def test_without_basic_a_message_and_nothing_hooked() -> None:
+    atari = Atari(menu_disk(), basic=False)
+    assert atari.call(BOOT_ADDRESS + 6) == "halted"
+    assert atari.printed == [b"NEEDS BASIC (NO OPTION)\x9b"]
+    halt = atari.mpu.pc
+    for _ in range(100):  # it stays there
+        atari.mpu.step()
+        assert atari.mpu.pc == halt
+    assert [atari.memory.peek(a) for a in HATABS_E] == [ord("E"), 0x00, 0xE4]
+    assert atari.memory.peek(MEMLO + 1) == 0x07
+    atari.assert_only_documented_locations()
