@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from machfsol.autoplay import play
 from machfsol.cards import Deck
 from machfsol.deal import MAX_SEED
 from machfsol.errors import MachfsolError
@@ -186,6 +187,27 @@ def test_won_when_every_card_is_on_a_foundation() -> None:
         game.push(moves[-1] if len(moves) > 1 else moves[0])
     assert game.is_won()
     assert game.foundation_count() == 20
+
+
+@pytest.mark.parametrize("number", [1, 2])
+@pytest.mark.parametrize("size", [52, 40, 28, 20])
+def test_the_final_transfer_of_king_piles_is_always_possible(number: int, size: int) -> None:
+    """RULES.md's proof, checked on won games: once every card is on a foundation,
+    King-pile tops can always go to their Ace piles until the King piles are empty."""
+    won = 0
+    for seed in range(1, 400):
+        game = play(Position.from_seed(seed, variant(number), size))
+        if not game.is_won():
+            continue
+        won += 1
+        while any(game.king_piles()):
+            transfers = [m for m in game.legal_moves() if m.source.is_king_pile]
+            assert transfers, f"seed {seed}: stuck with King piles {game.king_piles()}"
+            game.push(transfers[0])
+        assert [len(pile) for pile in game.ace_piles()] == [size // 4] * 4
+        if won == 10:
+            return
+    pytest.fail(f"only {won} won games")
 
 
 def test_lost_when_no_legal_move_is_left() -> None:
