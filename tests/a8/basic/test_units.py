@@ -127,6 +127,8 @@ def _listing(program: bytes) -> str:
         ('10 A$(1,2,3)="X"', "syntax error"),
         ("10 DIM A (2)", "syntax error"),
         ("10 END 1", "syntax error"),
+        ('10 PRINT "{EOL}"', "X.LST:2:11: $9B (end of line) inside a line"),
+        ("10 REM {$9B}", "X.LST:2:8: $9B (end of line) inside a line"),
     ],
 )
 def test_rejected_lines(line: str, reason: str) -> None:

@@ -17,7 +17,7 @@ from importlib import resources
 from typing import Any, Final
 
 from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from a8.basic import bcd, tokens
 from a8.basic.errors import BasicSyntaxError
@@ -275,6 +275,9 @@ def parse_listing(lines: Sequence[str], on_line: LineHandler | None = None) -> l
     line is parsed. Raises :class:`BasicSyntaxError` with line and column (the
     caller adds the file name).
     """
+    for row, line in enumerate(lines, start=1):
+        if LINE_SEPARATOR in line:  # possible in UTF-8 text, spelled {EOL} or {$9B}
+            raise error_at("$9B (end of line) inside a line", line.index(LINE_SEPARATOR), row)
     parser, builder = _parser()
     text = LINE_SEPARATOR.join(lines)
     with _parse_lock:
@@ -285,8 +288,9 @@ def parse_listing(lines: Sequence[str], on_line: LineHandler | None = None) -> l
             raise
         except UnexpectedToken as error:
             raise _unexpected(error) from None
-        except (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput) as error:
-            raise error_at("syntax error", getattr(error, "pos_in_stream", 0) or 0) from None
+        except UnexpectedInput as error:  # lark's other complaints (our scanner gives none)
+            place = max(error.line, 1), max(error.column, 1)
+            raise BasicSyntaxError("syntax error", line=place[0], column=place[1]) from None
         finally:
             builder.on_line = None
     return result
