@@ -178,8 +178,10 @@
 675 KP(S,0)=C:KN(S)=1:PT(C)=S:KT(S)=C:WT(TA(C))=WT(TA(C))+1:WT(TB(C))=WT(TB(C))+1:RETURN
 660 REM UNDO: LAY OUT THE DEAL AGAIN AND REPLAY ALL MOVES BUT THE LAST
 661 IF NM=0 THEN RETURN
-662 Z=NM-1:GOSUB 650:RP=1
-663 FOR U=1 TO Z:SR=ASC(MH$(U+U-1)):DS=ASC(MH$(U+U)):GOSUB 60:GOSUB 50:NEXT U:RP=0:RETURN
+# Undoing the only move replays nothing: an Atari BASIC FOR runs its body once even
+# for FOR U=1 TO 0, which would replay the move being undone.
+662 Z=NM-1:GOSUB 650:IF Z=0 THEN RETURN
+663 RP=1:FOR U=1 TO Z:SR=ASC(MH$(U+U-1)):DS=ASC(MH$(U+U)):GOSUB 60:GOSUB 50:NEXT U:RP=0:RETURN
 #
 # ------------------------------------------------------------ the screen
 #

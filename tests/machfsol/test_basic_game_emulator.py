@@ -4,6 +4,7 @@ the policy's moves, the right result)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -11,10 +12,13 @@ import pytest
 from a8.basic import tokenize
 from a8.emu.emulator import EmulatorOptions, run
 from a8.emu.script import Script
+from machfsol.atari_table import TableView
 from machfsol.atari_test_mode import DOS25_MEMLO_BOUND, Deal, run_deals, run_test_mode
+from machfsol.autoplay import play
 from machfsol.basic_game import generate
 from machfsol.checker import check_bytes
 from machfsol.deal import deal
+from machfsol.rules import Position, variant
 from machfsol.transcript import parse
 
 SEEDS = tuple(range(1, 11))
@@ -121,3 +125,51 @@ def test_keyboard_play(atari800: str, tmp_path: Path) -> None:
         assert f"{suit}  K{suit}" in screens[11]
     assert "DEAL 12345  52 CARDS" in screens[13]
     assert "ESPADAS" in screens[16] and "DEAL 12345" in screens[16]
+
+
+def _table(screen: str) -> TableView:
+    return TableView.read(screen.splitlines())
+
+
+@pytest.mark.emulator
+@pytest.mark.slow
+def test_keyboard_undo_random_deal_deck_size_and_a_lost_game(atari800: str, tmp_path: Path) -> None:
+    """Undo several steps back to the deal; a random deal that is the engine's deal of the
+    number shown; the deck-size option; the end screen of a game the policy loses."""
+    lost = next(
+        seed
+        for seed in range(2, 100)
+        if not play(Position.from_seed(seed, variant(1), 48)).is_won()
+    )
+    placed = play(Position.from_seed(lost, variant(1), 48)).foundation_count()
+    keys = [
+        (" ", 60),  # 1-3 three draws (deal 1: Aces come out and go up by themselves)
+        (" ", 60),
+        (" ", 60),
+        ("U", 300),  # 4-6 three undos: back to the deal
+        ("U", 300),
+        ("U", 300),
+        ("N", 60),  # 7-8 new deal, RETURN: a random one
+        ("RETURN", 600),
+        ("O", 60),  # 9-11 options: deck size 48, same deal number
+        ("D", 30),
+        ("RETURN", 600),
+        ("N", 60),  # 12-14 a deal the policy loses, played to its end
+        (f"{lost}\n", 600),
+        ("P", 6000),
+    ]
+    screens = _screens(1, tmp_path, keys)
+    start = _table(screens[0])
+    assert _table(screens[3]) != start
+    assert _table(screens[3]).stock == start.stock - 3
+    assert _table(screens[6]) == start
+    random_deal = re.search(r"DEAL (\d+)  52 CARDS", screens[8])
+    assert random_deal is not None, screens[8]
+    seed = int(random_deal.group(1))
+    engine = TableView.of_position(Position.from_seed(seed, variant(1)))
+    assert _table(screens[8]).differences(engine) == []
+    assert f"DEAL {seed}  48 CARDS" in screens[11]
+    engine = TableView.of_position(Position.from_seed(seed, variant(1), 48))
+    assert _table(screens[11]).differences(engine) == []
+    assert f"DEAL {lost}  48 CARDS" in screens[14]
+    assert f"NO MORE MOVES: {placed} CARDS PLACED" in screens[14]
