@@ -619,6 +619,33 @@ def test_unwritable_transcript_is_one_line(
     assert err.count("\n") == 1 and "cannot write" in err and str(missing) in err
 
 
+class FullDisk(io.StringIO):
+    """A standard output whose writes fail, like one redirected to /dev/full."""
+
+    def write(self, text: str) -> int:
+        raise OSError(28, "No space left on device")
+
+
+def test_unwritable_output_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake_input(monkeypatch, ["h"])
+    monkeypatch.setattr(sys, "stdout", FullDisk())
+    assert main(["play", "--seed", "1"]) == 1
+    err = capsys.readouterr().err
+    assert err == "machfsol: standard input/output: No space left on device\n"
+
+
+@pytest.mark.parametrize("stream", ["stdin", "stdout"])
+def test_closed_standard_stream_is_a_usage_error(
+    stream: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, stream, None)
+    assert main(["play", "--seed", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "standard input and a standard output" in err
+
+
 # ---------------------------------------------------------------- garbage in, no crash
 
 

@@ -96,6 +96,8 @@ def run_play(args: argparse.Namespace) -> int:
         raise UsageError("give at most one of --seed and --order")
     if args.transcript is not None and not args.transcript.strip():
         raise UsageError("--transcript needs a file name")
+    if sys.stdin is None or sys.stdout is None:  # started with <&- or >&-
+        raise UsageError("play needs a standard input and a standard output")
     if args.order is not None:
         order = parse_order(args.order, args.deck)
         seed = None
@@ -109,8 +111,13 @@ def run_play(args: argparse.Namespace) -> int:
     session = Session(
         variant(args.variant), face, sys.stdout, transcript, clear=is_ansi_terminal(sys.stdout)
     )
-    session.start(order, seed)
-    return session.run(input)
+    try:
+        session.start(order, seed)
+        return session.run(input)
+    except BrokenPipeError:
+        raise  # the reader went away (e.g. "| head"): the command line ends quietly
+    except OSError as error:  # a full disk behind stdout, a terminal hung up ...
+        raise TerminalError(f"standard input/output: {error.strerror or error}") from None
 
 
 def random_seed() -> int:
@@ -120,6 +127,10 @@ def random_seed() -> int:
 
 class TranscriptWriteError(MachfsolError):
     """The transcript file cannot be written (one line naming the file)."""
+
+
+class TerminalError(MachfsolError):
+    """The game cannot read its commands or show the table (one line, no traceback)."""
 
 
 @dataclass
