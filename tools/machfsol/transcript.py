@@ -7,7 +7,7 @@ cards a line, then one line per card movement, the player's (``M``) and the forc
 program one PRINT each but lets the checker point at the very first line where the
 program's table differs from the engine's.
 
-Example::
+Example (``machfsol autoplay --variant 1 --seed 7 --deck 40``, shortened)::
 
     MACHFSOL TRANSCRIPT 1
     PROGRAM MACHFSOL-PY 0.1.0
@@ -15,13 +15,17 @@ Example::
     DECK 40
     SEED 7
     PLAYER AUTO
-    ORDER 6S 2H AH 3H KS 4H QH 3D QS JS
+    ORDER 3H 2D 5S 5D 7C 3C QD 2S 5H AH
     ...
     MOVES
-    F S T1 6S
-    M S W 5D
-    M T3 AH 2H
-    RESULT WON 40 MOVES 61
+    F S T1 3H
+    ...
+    M S W AH
+    F W AH AH
+    ...
+    M W AH 2H
+    ...
+    RESULT WON 40 MOVES 75
 
 Lines ``JIFFIES <word> <number>`` (timings measured by an Atari program) may appear
 anywhere after the first line; they are kept but never checked. Lines may end with LF,
