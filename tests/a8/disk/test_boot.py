@@ -145,6 +145,8 @@ def test_without_basic_a_message(
     result, _ = boot(tmp_path, disk, script, machine=machine, basic=basic, option_held=option_held)
     assert result.reason == "script-end", result.log
     assert screen_text(result).startswith("  NEEDS BASIC (NO OPTION)\n")
+    # The RAM byte tested at $BFFC is screen memory there: nothing is left on the screen.
+    assert screen_text(result).splitlines()[-1] == ""
 
 
 @pytest.mark.emulator

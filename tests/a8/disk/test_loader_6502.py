@@ -308,4 +308,5 @@ def test_without_basic_a_message_and_nothing_hooked() -> None:
         assert atari.mpu.pc == halt
     assert [atari.memory.peek(a) for a in HATABS_E] == [ord("E"), 0x00, 0xE4]
     assert atari.memory.peek(MEMLO + 1) == 0x07
+    assert atari.memory.peek(CARTCK) == 0  # tested and put back: it is on the screen
     atari.assert_only_documented_locations()

@@ -81,14 +81,11 @@ dcb:     .byte $31, 1, $52, $40 ; SIO request: disk 1, 'R'ead, data from drive
          .byte 15, 0            ; timeout (seconds), unused
 p_secsz: .word 128              ; bytes per sector
 
-; --- DOSINI: runs after the boot and after every RESET --------------------------
-dosini:  lda #MEMPAGE           ; (the OS has just set MEMLO to $0700)
-         sta MEMLO+1
-         rts
-
 ; --- the menu ----------------------------------------------------------------------
 main:    dec CARTCK             ; a cartridge has 0 here, and it cannot change;
          lda CARTCK             ; RAM (cleared at power-up) turns into $FF
+         inc CARTCK             ; and back: without BASIC $BFFC is on the screen
+         tax                    ; (INC changed the flags: test A again)
          beq hasbasic
 nobasic: lda #<nobasmsg
          ldy #>nobasmsg
@@ -130,7 +127,6 @@ hookget: lda hooks,y
          sta hooktab+2,y
          dey
          bpl hookget
-         jsr dosini             ; BASIC takes MEMLO before the OS calls DOSINI
          lda table+1,x          ; the chosen file's first sector
          sta nextlo
          lda table+2,x
@@ -140,7 +136,12 @@ hookget: lda hooks,y
          lda #0
          sta bufpos
          sta tries              ; no sector read yet
-         clc                    ; boot succeeded
+         clc                    ; boot succeeded; on to DOSINI, as BASIC takes
+                                ; MEMLO before the OS calls DOSINI itself
+
+; --- DOSINI: runs after the boot and after every RESET --------------------------
+dosini:  lda #MEMPAGE           ; (the OS has just set MEMLO to $0700)
+         sta MEMLO+1
          rts
 
 ; print X bytes at A (low), Y (high) on the screen through CIO (IOCB 0)
