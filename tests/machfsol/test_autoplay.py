@@ -57,16 +57,16 @@ def test_policy_plays_a_playable_discard_top_first() -> None:
 
 
 def test_policy_holds_a_rescue_while_the_discard_top_is_far_from_playable() -> None:
-    # 28 cards (A89TJQK), v1: spaces 8S 9S; AS out; discard top QH is far from playable
-    # (distance 4 on the Ace side, 1 below a missing King: 7 - 1 - 5 = 1 ... see RULES.md).
+    # 28 cards (ranks A89TJQK, R = 7), variant 1: spaces 8S JD. Drawing AS makes 8S a
+    # rescue (one only, so the limit is 2 and there is nothing under the top to dig).
     game = position(28, "8S JD AS 9C", 1)
-    game.push(DRAW)  # AS
-    game.push(DRAW)  # 9C on the discard: Ace side 2 away, no King of clubs: 6 - 1 - 1 = 4
+    game.push(DRAW)  # AS goes to its pile
+    game.push(DRAW)  # 9C (rank 2): Ace side 2 - 0 = 2; King of clubs not out: 7 - 1 - 2 = 4
     assert distance(game, game._discard[-1]) == 2
     assert choose_move(game) == move("T1 AS")  # distance 2: rescue 9C now
     game = position(28, "8S JD AS TC", 1)
     game.push(DRAW)
-    game.push(DRAW)  # TC: distance 3 (Ace side), one rescue only: keep it, draw
+    game.push(DRAW)  # TC (rank 3): Ace side 3, King side 7 - 1 - 3 = 3: keep 8S, draw
     assert distance(game, game._discard[-1]) == 3
     assert choose_move(game) == DRAW
     assert greedy_move(game) == move("T1 AS")  # greedy plays it at once
