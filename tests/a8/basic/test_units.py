@@ -144,6 +144,25 @@ def test_error_column() -> None:
     assert str(caught.value) == "F:1:12: syntax error at B"
 
 
+def test_error_column_counts_characters_of_the_utf8_text() -> None:
+    """``{inv}`` spells no character: the column is where X stands in the text as
+    written, in UTF-8 (26) and in ATASCII (15, the same line as bytes)."""
+    with pytest.raises(BasicSyntaxError) as caught:
+        tokenize('10 PRINT "{inv}AB{/inv}" X\n', file="F")
+    assert str(caught.value) == "F:1:26: syntax error at X"
+    with pytest.raises(BasicSyntaxError) as caught:
+        tokenize(b'10 PRINT "\xc1\xc2" X\x9b', file="F")
+    assert str(caught.value) == "F:1:15: syntax error at X"
+    assert atascii.text_column("{inv}AB{/inv}C", 3) == 14
+    assert atascii.text_column("AB", 3) == 3
+
+
+def test_invalid_utf8_names_line_and_column() -> None:
+    with pytest.raises(atascii.EncodingError) as caught:
+        tokenize(b'10 PRINT 1\n20 A$="\xff"\n', file="F")
+    assert str(caught.value) == "F:2:8: byte $FF is not UTF-8"
+
+
 def test_enter_semantics_replace_delete_and_order() -> None:
     program = tokenize("20 B=2\n10 A=1\n20 C=3\n30 D=4\n30\n")
     assert _listing(program) == "10 A=1\n20 C=3\n"

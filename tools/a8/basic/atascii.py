@@ -22,6 +22,7 @@ ASCII ``{``, ``}``, `````, ``~`` and the control characters have no ATASCII mean
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from enum import Enum
 from typing import Final
 
@@ -93,7 +94,21 @@ def from_text(text: str, *, where: str = "<text>") -> bytes:
     """
     if "{" not in text and text.isascii() and text.isprintable():
         return text.encode("ascii")  # the usual line: every character is its own code
-    out = bytearray()
+    return bytes(code for _, code in _spelled_codes(text, where))
+
+
+def text_column(text: str, column: int) -> int:
+    """The 1-based column in a UTF-8 spelled line of its ``column``-th ATASCII character
+    (``{inv}`` and the other escapes make the two differ), so errors point at the text
+    the user edits. A column past the last character maps past the end of the text."""
+    for index, (position, _) in enumerate(_spelled_codes(text, "<text>"), start=1):
+        if index == column:
+            return position + 1
+    return len(text) + 1
+
+
+def _spelled_codes(text: str, where: str) -> Iterator[tuple[int, int]]:
+    """Each ATASCII code spelled in ``text``, with the position where its spelling starts."""
     inverse = False
     position = 0
     length = len(text)
@@ -107,9 +122,9 @@ def from_text(text: str, *, where: str = "<text>") -> bytes:
             elif body == "/inv":
                 inverse = False
             elif body.startswith("$"):
-                out.append(int(body[1:], 16))
+                yield position, int(body[1:], 16)
             else:
-                out.append(_NAME_CODE[body])
+                yield position, _NAME_CODE[body]
             position = match.end()
             continue
         code = _CODE_OF.get(char)
@@ -118,9 +133,8 @@ def from_text(text: str, *, where: str = "<text>") -> bytes:
                 f"{where}:{position + 1}: character {char!r} (U+{ord(char):04X}) "
                 "has no ATASCII spelling"
             )
-        out.append(code | 0x80 if inverse else code)
+        yield position, (code | 0x80 if inverse else code)
         position += 1
-    return bytes(out)
 
 
 class Encoding(Enum):
@@ -151,19 +165,29 @@ def split_lines(data: bytes, encoding: Encoding, *, where: str = "<listing>") ->
         if lines and lines[-1] == b"":
             lines.pop()
         return lines
+    rows = text_rows(decode_utf8(data, where=where))
+    return [from_text(row, where=f"{where}:{number}") for number, row in enumerate(rows, start=1)]
+
+
+def decode_utf8(data: bytes, *, where: str = "<listing>") -> str:
+    """UTF-8 listing text; an invalid byte is an error naming its line and column."""
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise EncodingError(f"{where}: byte {error.start}: not valid UTF-8") from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    rows = text.split("\n")
+        line_start = data.rfind(b"\n", 0, error.start) + 1
+        row = data.count(b"\n", 0, error.start) + 1
+        column = error.start - line_start + 1
+        raise EncodingError(
+            f"{where}:{row}:{column}: byte ${data[error.start]:02X} is not UTF-8"
+        ) from None
+
+
+def text_rows(text: str) -> list[str]:
+    """The lines of a UTF-8 listing without their LF or CRLF ends (and without a BOM)."""
+    rows = text.removeprefix("\ufeff").split("\n")
     if rows and rows[-1] == "":
         rows.pop()
-    return [
-        from_text(row[:-1] if row.endswith("\r") else row, where=f"{where}:{number}")
-        for number, row in enumerate(rows, start=1)
-    ]
+    return [row.removesuffix("\r") for row in rows]
 
 
 def join_lines(lines: list[bytes], encoding: Encoding) -> bytes:

@@ -34,17 +34,22 @@ def tokenize(
 
     ``listing`` is UTF-8 text (a str, or bytes in UTF-8) or ATASCII bytes with 0x9B
     line ends; ``encoding`` None detects which. Raises :class:`BasicSyntaxError`
-    (``FILE:LINE:COLUMN: reason``) for the first line BASIC would reject.
+    (``FILE:LINE:COLUMN: reason``) for the first line BASIC would reject; in UTF-8
+    text the column counts characters of the text as written.
     """
-    if isinstance(listing, str):
-        lines = [
-            atascii.from_text(row.removesuffix("\r"), where=f"{file}:{number}")
-            for number, row in enumerate(listing.removesuffix("\n").split("\n"), start=1)
-        ]
-    else:
-        chosen = encoding or atascii.detect(listing)
-        lines = atascii.split_lines(listing, chosen, where=file)
-    return build_program(lines, file=file, save_command=save_command).to_bytes()
+    if isinstance(listing, bytes) and (encoding or atascii.detect(listing)) is Encoding.ATASCII:
+        lines = atascii.split_lines(listing, Encoding.ATASCII)
+        return build_program(lines, file=file, save_command=save_command).to_bytes()
+    text = listing if isinstance(listing, str) else atascii.decode_utf8(listing, where=file)
+    rows = atascii.text_rows(text)
+    lines = [atascii.from_text(row, where=f"{file}:{n}") for n, row in enumerate(rows, start=1)]
+    try:
+        return build_program(lines, file=file, save_command=save_command).to_bytes()
+    except BasicSyntaxError as error:
+        if error.file != file or not 1 <= error.line <= len(rows):
+            raise  # not about a listing line (the save command)
+        column = atascii.text_column(rows[error.line - 1], error.column)
+        raise BasicSyntaxError(error.reason, file=file, line=error.line, column=column) from None
 
 
 def build_program(
