@@ -121,6 +121,8 @@ def test_bad_images_are_refused_unchanged(
         (["rm", "{disk}", "KEEP"], "KEEP is locked"),
         (["add", "{disk}", "{file}", "--name", "A.B.C"], "file name"),
         (["rm", "{disk}", "NAME_"], "file name"),
+        (["add", "{disk}", "{tmp}/prog.list"], "'prog.list': the extension has at most 3"),
+        (["add", "{disk}", "{tmp}/my-prog.bas"], "is not a letter or digit (give the name"),
         (["get", "{disk}", "KEEP", "-o", "{tmp}/missing/KEEP"], "cannot write"),
         (["get", "{disk}", "KEEP", "-o", "{tmp}"], "cannot write"),
         (["boot", "{disk}", "--menu=KEEP=caf\u00e9"], "title"),

@@ -112,7 +112,12 @@ def cmd_ls(args: argparse.Namespace) -> int:
 
 def cmd_add(args: argparse.Namespace) -> int:
     disk = open_disk(args.disk)
-    name = FileName.parse(args.name if args.name else args.file.name)
+    try:
+        name = FileName.parse(args.name if args.name else args.file.name)
+    except Dos2Error as error:
+        if args.name:
+            raise
+        raise Dos2Error(f"{error} (give the name on the disk with --name)") from None
     try:
         data = args.file.read_bytes()
     except OSError as error:
