@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -36,7 +37,8 @@ def _fails(text: str) -> bool:
     try:
         check_bytes(text.encode(), "m.txt")
     except MachfsolError as error:
-        assert str(error).startswith("m.txt:") and "\n" not in str(error)
+        # One line naming the file and the line: "m.txt:<line>: <what differs>".
+        assert re.fullmatch(r"m\.txt:\d+: [^\n]+", str(error)), str(error)
         return True
     return False
 
