@@ -4,17 +4,20 @@ BASIC's reading rules are not a regular lexer's: keywords need no blanks
 (``PRINTX`` is ``PRINT X``), a statement keyword matches as a prefix in table order
 with ``.`` abbreviations (``L.`` is LIST), variable names run as long as letters and
 digits do, and the operator words AND, OR, TO, STEP, THEN are only looked for where
-an operator may stand. :class:`Scanner` follows those rules and feeds the LALR
-grammar in ``atari_basic.lark`` (see :mod:`a8.basic.tokenizer`).
+an operator may stand. Which reading applies depends on where the line is, and that
+is the grammar's knowledge: :class:`Scanner` asks the LALR parser of
+``atari_basic.lark`` which terminals it accepts next (lark's contextual lexing) and
+reads accordingly, so the scanner itself keeps no statement or bracket state.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import Any, Final
 
 from lark import Token
-from lark.lexer import Lexer
+from lark.lexer import Lexer, LexerState
+from lark.utils import TextSlice
 
 from a8.basic import bcd, tokens
 from a8.basic.errors import BasicSyntaxError, NumberError
@@ -53,7 +56,7 @@ def _function_terminal(name: str) -> str:
     return "NUMFUNC"
 
 
-#: Operator words, tried where an operator may stand (literal prefixes, like BASIC).
+#: Operator words and their terminals, tried as prefixes where the grammar takes them.
 _OPERATOR_WORDS: Final = (
     ("AND", "AND"),
     ("OR", "OR"),
@@ -67,38 +70,40 @@ _SYMBOLS: Final = {
     "+": "PLUS", "-": "MINUS", "*": "STAR", "/": "SLASH", "^": "CARET", "=": "EQ",
     ",": "COMMA", ";": "SEMICOLON", "#": "HASH", "(": "LPAREN", ")": "RPAREN",
 }  # fmt: skip
-#: Statements whose variables (after the keyword, a comma or a semicolon) are plain
-#: names: there BASIC does not look for a NOT in front of a name such as NOTX. The
-#: same holds for the target of an assignment, FOR and NEXT, and LOCATE's third
-#: argument (checked in the emulator: ``NEXT NOTX`` and ``LOCATE 1,2,NOTX`` work).
-_NAME_LIST_STATEMENTS: Final = frozenset(
-    {"INPUT", "READ", "DIM", "COM", "STATUS", "NOTE", "POINT", "GET"}
-)
-_TARGET_STATEMENTS: Final = frozenset({"ILET", "LET", "FOR", "NEXT"})
-
-# Scanner modes.
-_STATEMENT, _VALUE, _OPERATOR = range(3)
-
-
 #: Separates the lines of a listing handed to the parser (0x9B never occurs in a line).
 LINE_SEPARATOR: Final = "\x9b"
 #: ENTER reads a line as one record of at most 255 bytes, the 0x9B included.
 MAX_INPUT_LINE: Final = 254
 
 
+#: What the parser may accept next: terminal names (lark's parse table row).
+Accepts = Collection[str]
+
+
 class Scanner(Lexer):
     """Cuts a listing (ATASCII decoded as Latin-1, lines separated by 0x9B) into
     grammar terminals, with a NEWLINE after each line; blank lines give nothing.
 
-    Tokens and errors carry the 1-based line and column. Within a line the scanner
-    keeps just enough state to read like BASIC: whether a statement starts next,
-    whether a value or an operator is expected, and which statement it is in.
+    Tokens and errors carry the 1-based line and column. Lark runs the scanner
+    lazily, feeding each terminal to the parser before it asks for the next one, so
+    the parser's state always tells what may stand at the scanner's position.
     """
+
+    #: Lark's interface that hands the lexer the parser's state.
+    __future_interface__ = 1
 
     def __init__(self, lexer_conf: Any) -> None:
         pass
 
-    def lex(self, text: str) -> Iterator[Token]:  # type: ignore[override]
+    def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
+        text = lexer_state.text
+        if isinstance(text, TextSlice):
+            text = text.text
+        states = parser_state.parse_conf.states
+
+        def accepts() -> Accepts:
+            return states[parser_state.position].keys()  # type: ignore[no-any-return]
+
         for row, line in enumerate(text.split(LINE_SEPARATOR), start=1):
             if not line.strip(" "):
                 continue
@@ -108,7 +113,7 @@ class Scanner(Lexer):
                     line=row,
                     column=MAX_INPUT_LINE + 1,
                 )
-            yield from scan(line, row)
+            yield from _LineScanner(line, row, accepts).tokens()
             end = len(line.rstrip(" "))
             yield Token("NEWLINE", "", start_pos=end, line=row, column=end + 1)
 
@@ -117,27 +122,29 @@ def error_at(reason: str, position: int, row: int = 1) -> BasicSyntaxError:
     return BasicSyntaxError(reason, line=row, column=position + 1)
 
 
-def scan(text: str, row: int = 1) -> Iterator[Token]:
-    """The terminals of one line (see :class:`Scanner`); ``row`` is its line number
-    in the file, for error messages."""
-    return _LineScanner(text, row).tokens()
-
-
 class _LineScanner:
-    """Reads one line; each ``_read_*`` method reads one kind of terminal."""
+    """Reads one line; each ``_read_*`` method reads one kind of terminal.
 
-    def __init__(self, text: str, row: int) -> None:
+    ``accepts`` tells which terminals the grammar allows next; the reading rule at
+    each position follows from it:
+
+    * a statement keyword (or the implied LET) where a statement may start, except
+      that a number after THEN is a line number;
+    * the operator words (AND, OR, TO, STEP, THEN, and GOTO/GOSUB of ON) only where
+      the grammar takes them, matched as prefixes;
+    * NOT, as a prefix, only where a value may start; so the plain names of INPUT,
+      READ, NEXT, LOCATE's variable and assignment targets may begin with NOT;
+    * function names where anything but a plain numeric variable may stand: INPUT
+      SIN reads a variable SIN, but DIM SIN(3) is the function and an error.
+    """
+
+    def __init__(self, text: str, row: int, accepts: Callable[[], Accepts]) -> None:
         self.text = text
         self.row = row
         self.position = 0
-        self.mode = _STATEMENT
-        self.statement = ""  # terminal name of the current statement's keyword
-        self.last = ""  # type of the last terminal
-        self.depth = 0  # parentheses open in this statement
-        self.commas = 0  # commas outside parentheses in this statement
+        self.accepts = accepts
 
     def token(self, kind: str, value: str, start: int) -> Token:
-        self.last = kind
         return Token(kind, value, start_pos=start, line=self.row, column=start + 1)
 
     def error(self, reason: str, position: int) -> BasicSyntaxError:
@@ -156,16 +163,18 @@ class _LineScanner:
             if self.position >= len(text):
                 return
             char = text[self.position]
-            if self.mode == _STATEMENT:
+            accepts = self.accepts()
+            if "ILET" in accepts and not (char in _DIGITS and "NUMBER" in accepts):
                 yield from self._read_statement()
             elif char == ":":
                 yield self.token("COLON", ":", self.position)
                 self.position += 1
-                self.mode = _STATEMENT
-            elif self.mode == _OPERATOR and char in _LETTERS and self._at_operator_word():
-                yield self._read_operator_word()
+            elif char in _LETTERS and (word := _match_operator_word(text, self.position, accepts)):
+                spelling, kind = word
+                yield self.token(kind, spelling, self.position)
+                self.position += len(spelling)
             elif char in _LETTERS:
-                yield self._read_name()
+                yield self._read_name(accepts)
             elif char in _DIGITS:
                 yield self._read_number()
             elif char == '"':
@@ -200,85 +209,41 @@ class _LineScanner:
         """A statement keyword, or the implied LET when none matches."""
         start = self.position
         keyword, end = _match_statement(self.text, start)
-        self.depth = self.commas = 0
-        self.mode = _VALUE
         if keyword is None:
-            self.statement = "ILET"
             yield self.token("ILET", "", start)
             return
-        self.statement = _terminal(keyword)
-        yield self.token(self.statement, keyword, start)
+        kind = _terminal(keyword)
+        yield self.token(kind, keyword, start)
         self.position = end
-        if self.statement in ("REM", "DATA"):
+        if kind in ("REM", "DATA"):
             raw = self.skip_blanks(end)
             yield self.token("RAW", self.text[raw:], raw)
             self.position = len(self.text)
 
-    def _at_operator_word(self) -> bool:
-        return _match_operator_word(self.text, self.position, self.statement) is not None
-
-    def _read_operator_word(self) -> Token:
-        """AND, OR, TO, STEP, THEN, or GOTO/GOSUB after ON: matched as prefixes."""
-        start = self.position
-        spelling, kind = _match_operator_word(self.text, start, self.statement) or ("", "")
-        self.position += len(spelling)
-        self.mode = _VALUE
-        if kind == "THEN":
-            after = self.skip_blanks(self.position)
-            if after >= len(self.text) or self.text[after] not in _DIGITS:
-                self.mode = _STATEMENT  # statements follow THEN, not a line number
-        return self.token(kind, spelling, start)
-
-    def _in_name_position(self) -> bool:
-        """Whether a plain variable name must stand here (no NOT, maybe no function)."""
-        statement, last = self.statement, self.last
-        return (
-            (statement in _TARGET_STATEMENTS and last == statement)
-            or (
-                statement in _NAME_LIST_STATEMENTS
-                and self.depth == 0
-                and last in (statement, "COMMA", "SEMICOLON")
-            )
-            or (statement == "LOCATE" and last == "COMMA" and self.commas == 2 and self.depth == 0)
-        )
-
-    def _read_name(self) -> Token:
+    def _read_name(self, accepts: Accepts) -> Token:
         """NOT, a function name with its ``(``, or a variable name."""
         text, start = self.text, self.position
-        name_position = self._in_name_position()
-        if not name_position and text.startswith("NOT", start):
+        if "NOT" in accepts and text.startswith("NOT", start):
             self.position += 3
-            self.mode = _VALUE
             return self.token("NOT", "NOT", start)
-        # In a list of names only DIM and COM refuse a function name (INPUT SIN is
-        # a variable called SIN).
-        function = (
-            None
-            if name_position and self.statement not in ("DIM", "COM")
-            else _match_function(text, start)
-        )
+        plain_name = "NVAR" in accepts and "NOT" not in accepts
+        function = None if plain_name else _match_function(text, start)
         if function is not None:
             after = start + len(function)
             if after >= len(text) or text[after] != "(":
                 raise self.error(f"'(' expected after {function}", after)
             self.position = after + 1
-            self.depth += 1
-            self.mode = _VALUE
             return self.token(_function_terminal(function), function, start)
         end = start + 1
         while end < len(text) and text[end] in _ALNUM:
             end += 1
         if end < len(text) and text[end] == "$":
             self.position = end + 1
-            self.mode = _OPERATOR
             return self.token("SVAR", text[start : end + 1], start)
         if end < len(text) and text[end] == "(":
             self.position = end + 1
-            self.depth += 1
-            self.mode = _VALUE
             return self.token("ARRAY", text[start : end + 1], start)
         self.position = end
-        self.mode = _OPERATOR
         return self.token("NVAR", text[start:end], start)
 
     def _read_number(self) -> Token:
@@ -289,7 +254,6 @@ class _LineScanner:
         literal = self.text[start:end]
         self._value(literal, start)  # checked here for the column; cached for the grammar
         self.position = end
-        self.mode = _OPERATOR
         return self.token("NUMBER", literal, start)
 
     def _read_string(self) -> Token:
@@ -298,7 +262,6 @@ class _LineScanner:
         close = self.text.find('"', start + 1)
         end = len(self.text) if close < 0 else close
         self.position = end + 1
-        self.mode = _OPERATOR
         return self.token("STRING", self.text[start + 1 : end], start)
 
     def _read_symbol(self) -> Token:
@@ -314,13 +277,6 @@ class _LineScanner:
             if not kind:
                 raise self.error(f"unexpected character {_show(char)}", start)
             self.position = start + 1
-        if kind == "LPAREN":
-            self.depth += 1
-        elif kind == "RPAREN":
-            self.depth -= 1
-        elif kind == "COMMA" and self.depth == 0:
-            self.commas += 1
-        self.mode = _OPERATOR if kind == "RPAREN" else _VALUE
         return self.token(kind, text[start : self.position], start)
 
 
@@ -352,11 +308,10 @@ def _match_statement(text: str, position: int) -> tuple[str | None, int]:
     return None, position
 
 
-def _match_operator_word(text: str, position: int, statement: str) -> tuple[str, str] | None:
+def _match_operator_word(text: str, position: int, accepts: Accepts) -> tuple[str, str] | None:
+    """The operator word at ``position`` that the grammar accepts there, as a prefix."""
     for spelling, kind in _OPERATOR_WORDS:
-        if kind.startswith("ON_") and statement != "ON":
-            continue
-        if text.startswith(spelling, position):
+        if kind in accepts and text.startswith(spelling, position):
             return spelling, kind
     return None
 
