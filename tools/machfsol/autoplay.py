@@ -84,9 +84,14 @@ def distance(position: Position, card: int) -> int:
     return best
 
 
-def _king_to_ace(position: Position) -> RawMove | None:
-    """For suits S, H, C, D: if the card the Ace pile needs next is a King-pile top,
-    that move (the first found)."""
+def _discard_or_transfer(position: Position) -> RawMove | None:
+    """The moves both policies make as soon as they see them (the policy before anything
+    else, greedy once the tableau has nothing to play): the discard top to its
+    destination if it is playable; else, for suits S, H, C, D, the first King-pile top
+    that its Ace pile needs next, to that Ace pile."""
+    discard = position._discard
+    if discard and position._playable[discard[-1]]:
+        return DISCARD, _destination(position, discard[-1])
     # A full Ace pile asks for the next suit's Ace (or card N), never a King-pile top.
     pile_of_top = position._pile_of_top
     for suit, card in enumerate(position._ace_next):
@@ -94,16 +99,6 @@ def _king_to_ace(position: Position) -> RawMove | None:
         if pile != NOWHERE:
             return KING_BASE + pile, ACE_BASE + suit
     return None
-
-
-def _discard_or_transfer(position: Position) -> RawMove | None:
-    """The moves both policies make as soon as they see them (the policy before anything
-    else, greedy once the tableau has nothing to play): the discard top to its
-    destination if it is playable, else the first King-pile-to-Ace-pile transfer."""
-    discard = position._discard
-    if discard and position._playable[discard[-1]]:
-        return DISCARD, _destination(position, discard[-1])
-    return _king_to_ace(position)
 
 
 @dataclass(frozen=True)

@@ -129,7 +129,7 @@ class Deck:
 
     def cards(self) -> tuple[Card, ...]:
         """The whole deck in its unshuffled order: S, H, C, D, each Ace to King."""
-        return tuple(Card(self.size, n) for n in range(self.size))
+        return _all_cards(self.size)
 
     def parse_card(self, code: str) -> Card:
         """The card with code ``code`` (e.g. ``7H``); CardError if not in this deck."""
@@ -137,6 +137,13 @@ class Deck:
         if number is None:
             raise CardError(f"{code!r} is not a card of the {self.size}-card deck")
         return Card(self.size, number)
+
+
+@cache
+def _all_cards(size: int) -> tuple[Card, ...]:
+    """Made once per deck size: cards are immutable values, and dealing (thousands of
+    deals a second in autoplay benchmarks) only picks from this tuple."""
+    return tuple(Card(size, n) for n in range(size))
 
 
 @cache

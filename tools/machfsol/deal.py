@@ -79,8 +79,8 @@ def shuffled_numbers(seed: int, size: int) -> list[int]:
 
 def deal(seed: int, size: int = 52) -> tuple[Card, ...]:
     """The dealing order of deal number ``seed``: card 0 is the top of the stock."""
-    deck = Deck(size)
-    return tuple(deck.card(n) for n in shuffled_numbers(seed, size))
+    cards = Deck(size).cards()
+    return tuple(cards[n] for n in shuffled_numbers(seed, size))
 
 
 def parse_order(text: str, size: int | None = None) -> tuple[Card, ...]:
