@@ -17,7 +17,6 @@ from typing import Any, Final
 
 from lark import Token
 from lark.lexer import Lexer, LexerState
-from lark.utils import TextSlice
 
 from a8.basic import bcd, tokens
 from a8.basic.errors import BasicSyntaxError, NumberError
@@ -96,8 +95,8 @@ class Scanner(Lexer):
         pass
 
     def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
-        text = lexer_state.text
-        if isinstance(text, TextSlice):
+        text: Any = lexer_state.text
+        if not isinstance(text, str):  # lark 1.2 and later hand a TextSlice of the text
             text = text.text
         states = parser_state.parse_conf.states
 
