@@ -73,16 +73,13 @@ TOK_FUNCTION_PAREN: Final = 0x3A
 TOK_DIM_STRING_PAREN: Final = 0x3B
 TOK_ARRAY_COMMA: Final = 0x3C
 
-#: Binary operators on numbers, by spelling.
+#: Binary operators on numbers, by spelling: 0x1D-0x2A except NOT (0x28), a unary one.
 NUMERIC_OPERATORS: Final[dict[str, int]] = {
-    "<=": 0x1D, "<>": 0x1E, ">=": 0x1F, "<": 0x20, ">": 0x21, "=": 0x22,
-    "^": 0x23, "*": 0x24, "+": 0x25, "-": 0x26, "/": 0x27, "OR": 0x29, "AND": 0x2A,
-}  # fmt: skip
+    OPERATORS[token]: token for token in range(0x1D, 0x2B) if token != TOK_NOT
+}
 
-#: Comparisons of two strings, by spelling (the result is a number).
-STRING_COMPARISONS: Final[dict[str, int]] = {
-    "<=": 0x2F, "<>": 0x30, ">=": 0x31, "<": 0x32, ">": 0x33, "=": 0x34,
-}  # fmt: skip
+#: Comparisons of two strings, by spelling (the result is a number): 0x2F-0x34.
+STRING_COMPARISONS: Final[dict[str, int]] = {OPERATORS[token]: token for token in range(0x2F, 0x35)}
 
 #: Functions in token order, starting at FIRST_FUNCTION_TOKEN.
 FUNCTIONS: Final[tuple[str, ...]] = (
