@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -85,8 +86,6 @@ def _list(args: argparse.Namespace) -> int:
     listing = list_program(data, file=str(args.program), encoding=encoding)
     raw = listing if isinstance(listing, bytes) else listing.encode("utf-8")
     if args.output is None:
-        import sys
-
         sys.stdout.buffer.write(raw)
         sys.stdout.buffer.flush()
     else:
