@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -40,11 +41,26 @@ def run(
     args = parser.parse_args(argv)
     try:
         status: int = args.handler(args)
+        sys.stdout.flush()  # a full disk or closed pipe shows here, not at exit
     except user_errors as error:
         print(f"{prefix}{error}", file=sys.stderr)
         return int(getattr(error, "exit_status", 1))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
+        _silence_stdout()
+        return 1
+    except OSError as error:
+        if error.filename is not None:
+            raise  # a file the command itself opened: a bug to report, not to hide
+        _silence_stdout()
+        print(f"{prefix}cannot write the output: {error.strerror}", file=sys.stderr)
         return 1
     return status
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
