@@ -4,9 +4,10 @@ Usage: .venv/bin/python benchmarks/odds_docs.py AUTOPLAY_DIR SOLVER_DIR [PNG]
 
 The full table is made by two kinds of runs (see docs/ODDS.md): 100,000 deals per row
 for autoplay and one redeal (``--solver-deals 0``), and fewer deals per row for the
-solver. Each run's JSON is a file ``auto_V_D.json`` or ``solver_V_D.json``; this script
-takes the autoplay and redeal counts from the first, the solver counts from the second,
-prints the Markdown table and draws the chart (default docs/odds.png).
+solver. Each run's JSON is a file ``auto_V_D.json`` or ``solver*_V_D.json`` (several
+solver runs over consecutive seeds are summed); this script takes the autoplay and
+redeal counts from the first, the solver counts from the others, prints the Markdown
+table and draws the chart (default docs/odds.png).
 """
 
 from __future__ import annotations
@@ -28,6 +29,22 @@ def _row(path: Path) -> dict[str, int] | None:
     return rows[0]
 
 
+def _solver_row(folder: Path, game: int, deck: int) -> dict[str, int] | None:
+    """The solver counts of ``solver*_GAME_DECK.json`` runs over consecutive seeds, summed
+    (a row may have been extended by a later run starting where the first one ended)."""
+    runs = [r for p in folder.glob(f"solver*_{game}_{deck}.json") if (r := _row(p))]
+    if not runs:
+        return None
+    runs.sort(key=lambda r: r["first_seed"])
+    total = dict(runs[0])
+    for run in runs[1:]:
+        if run["first_seed"] != total["first_seed"] + total["deals"]:
+            raise SystemExit(f"solver runs for {game}/{deck} do not follow each other")
+        for key in ("deals", "solver_deals", "solver_wins", "solver_unknown"):
+            total[key] += run[key]
+    return total
+
+
 def _pct(k: int, n: int, digits: int = 1) -> str:
     low, high = wilson_interval(k, n)
     return f"{100 * k / n:.{digits}f}% [{100 * low:.{digits}f}, {100 * high:.{digits}f}]"
@@ -45,7 +62,7 @@ def main() -> int:
     for game in (1, 2):
         for deck in sorted(DECK_SIZES, reverse=True):
             auto = _row(auto_dir / f"auto_{game}_{deck}.json")
-            solver = _row(solver_dir / f"solver_{game}_{deck}.json")
+            solver = _solver_row(solver_dir, game, deck)
             if auto is None:
                 continue
             tally = Tally(
