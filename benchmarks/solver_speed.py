@@ -2,6 +2,9 @@
 
 Usage: .venv/bin/python benchmarks/solver_speed.py [DEALS] [NODE_LIMIT]
 
+The node limits default to those docs/ODDS.md's table used: 200,000 states per deal in
+variant 1 (never reached there), 20,000 in variant 2; NODE_LIMIT sets both.
+
 Solves seeds 1..DEALS (default 500) of the 52-card deck in each variant the way
 ``machfsol odds`` does (the autoplay policy first, the search only for its losses) and
 prints the median, 99th-percentile and maximum CPU time per deal, and the verdicts.
@@ -18,14 +21,20 @@ import time
 from collections import Counter
 
 from machfsol.deal import deal
-from machfsol.solver import DEFAULT_NODE_LIMIT, solve
+from machfsol.solver import solve
+
+#: The node limits of docs/ODDS.md's table, per variant.
+TABLE_NODE_LIMITS = {1: 200_000, 2: 20_000}
 
 
 def main() -> int:
     deals = int(sys.argv[1]) if len(sys.argv) > 1 else 500
-    node_limit = int(sys.argv[2]) if len(sys.argv) > 2 else DEFAULT_NODE_LIMIT
-    print(f"Python {platform.python_version()}, {deals} deals, node limit {node_limit}")
+    limits = dict(TABLE_NODE_LIMITS)
+    if len(sys.argv) > 2:
+        limits = {number: int(sys.argv[2]) for number in limits}
+    print(f"Python {platform.python_version()}, {deals} 52-card deals, node limits {limits}")
     for number in (1, 2):
+        node_limit = limits[number]
         times: list[float] = []
         verdicts: Counter[str] = Counter()
         for seed in range(1, deals + 1):
