@@ -78,12 +78,11 @@ def main() -> int:
             one_in = tally.deals / tally.autoplay_wins if tally.autoplay_wins else float("inf")
             if tally.solver_deals:
                 low, high = row.solver_interval()
-                won = tally.solver_wins / tally.solver_deals
+                won = 100 * tally.solver_wins / tally.solver_deals
+                most = 100 * (tally.solver_wins + tally.solver_unknown) / tally.solver_deals
                 solver_text = (
-                    f"{100 * won:.1f}% .. "
-                    f"{100 * (tally.solver_wins + tally.solver_unknown) / tally.solver_deals:.1f}%"
-                    f" [{100 * low:.1f}, {100 * high:.1f}]"
-                )
+                    f"{won:.1f}%" if most == won else f"{won:.1f}% .. {most:.1f}%"
+                ) + f" [{100 * low:.1f}, {100 * high:.1f}]"
             else:
                 solver_text = "not run"
             print(
