@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from machfsol.autoplay import play, policy_move
 from machfsol.deal import deal
 from machfsol.rules import Position, variant
-from machfsol.solver import DEFAULT_NODE_LIMIT, Verdict, search
+from machfsol.solver import Verdict, search
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -106,7 +106,7 @@ class Job:
     first: int
     count: int
     solver_end: int
-    node_limit: int
+    node_limit: int | None  # None: the solver's default for the variant
 
 
 def run_job(job: Job) -> Tally:
@@ -167,7 +167,7 @@ class OddsRow:
 
 
 def jobs_for(
-    game: int, deck: int, deals: int, first_seed: int, solver_deals: int, node_limit: int
+    game: int, deck: int, deals: int, first_seed: int, solver_deals: int, node_limit: int | None
 ) -> list[Job]:
     solver_end = first_seed + min(solver_deals, deals)
     return [
@@ -184,11 +184,15 @@ def compute(
     deals: int,
     first_seed: int = 1,
     solver_deals: int | None = None,
-    node_limit: int = DEFAULT_NODE_LIMIT,
+    node_limit: int | None = None,
     jobs: int = 1,
     progress: Progress | None = None,
 ) -> list[OddsRow]:
-    """One row per (variant, deck) in ``configs``; ``progress(n)`` after n more deals."""
+    """One row per (variant, deck) in ``configs``; ``progress(n)`` after n more deals.
+
+    ``node_limit`` None uses the solver's default for each variant
+    (:func:`machfsol.solver.default_node_limit`).
+    """
     wanted = deals if solver_deals is None else solver_deals
     work = [
         (index, job)

@@ -19,7 +19,7 @@ from machfsol.deal import MAX_SEED, deal, parse_order, parse_seed
 from machfsol.errors import MachfsolError
 from machfsol.odds import compute, format_table, stderr_is_terminal
 from machfsol.odds_chart import draw_chart
-from machfsol.solver import DEFAULT_NODE_LIMIT, solve, transcript
+from machfsol.solver import DEFAULT_NODE_LIMITS, solve, transcript
 
 
 class UsageError(MachfsolError):
@@ -49,8 +49,11 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     odds.add_argument(
         "--node-limit",
-        default=str(DEFAULT_NODE_LIMIT),
-        help=f"solver states per deal before UNKNOWN (default {DEFAULT_NODE_LIMIT})",
+        default=None,
+        help=(
+            "solver states per deal before UNKNOWN (default "
+            f"{DEFAULT_NODE_LIMITS[1]} in variant 1, {DEFAULT_NODE_LIMITS[2]} in variant 2)"
+        ),
     )
     odds.add_argument("--jobs", default="1", help="worker processes (default 1)")
     odds.add_argument("--json", action="store_true", help="print the counts as JSON")
@@ -65,7 +68,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     solve_parser.add_argument("--seed", help="deal number")
     solve_parser.add_argument("--deck", default="52", help="deck size (default 52)")
     solve_parser.add_argument("--order", help='explicit dealing order, e.g. "AS 7H ..."')
-    solve_parser.add_argument("--node-limit", default=str(DEFAULT_NODE_LIMIT))
+    solve_parser.add_argument(
+        "--node-limit", default=None, help="solver states before UNKNOWN (default as odds)"
+    )
     solve_parser.add_argument(
         "--transcript", metavar="FILE", help="write the winning line as a transcript"
     )
@@ -103,7 +108,9 @@ def run_odds(args: argparse.Namespace) -> int:
     solver_deals = (
         deals if args.solver_deals is None else _int(args.solver_deals, "--solver-deals", 0, deals)
     )
-    node_limit = _int(args.node_limit, "--node-limit", 1, 10**9)
+    node_limit = (
+        None if args.node_limit is None else _int(args.node_limit, "--node-limit", 1, 10**9)
+    )
     jobs = _int(args.jobs, "--jobs", 1, 256)
     bar: Any = None
     if stderr_is_terminal():
@@ -136,7 +143,9 @@ def run_solve(args: argparse.Namespace) -> int:
     if args.variant not in ("1", "2"):
         raise UsageError(f"--variant {args.variant!r} is not 1 or 2")
     game = int(args.variant)
-    node_limit = _int(args.node_limit, "--node-limit", 1, 10**9)
+    node_limit = (
+        None if args.node_limit is None else _int(args.node_limit, "--node-limit", 1, 10**9)
+    )
     seed: int | None = None
     if args.order is not None:
         order = parse_order(args.order)
