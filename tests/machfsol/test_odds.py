@@ -10,7 +10,7 @@ import pytest
 from machfsol.autoplay import play, policy_move
 from machfsol.cli import main
 from machfsol.deal import deal
-from machfsol.odds import Tally, compute, play_with_redeal, turn_over_discard, wilson_interval
+from machfsol.odds import Tally, compute, play_with_redeal, wilson_interval
 from machfsol.odds_chart import draw_chart
 from machfsol.rules import Position, variant
 
@@ -56,7 +56,7 @@ def test_turning_the_pile_over_deals_it_again_in_drawing_order() -> None:
         if not position.is_won() and len(position.discard()) > 1:
             break
     pile = position.discard()  # bottom first: the order the cards were discarded
-    turn_over_discard(position)
+    position.turn_over_discard()
     assert position.discard() == () and position.stock_count() == len(pile)
     drawn = []
     while position.stock_count():

@@ -313,3 +313,53 @@ def test_is_playable() -> None:
     game.push(DRAW)
     assert game.is_playable(deck.parse_card("TS"))
     assert not game.is_playable(deck.parse_card("JS"))
+
+
+def _lost_game_with_a_pile(number: int, size: int) -> Position:
+    """The first deal (from seed 1) that autoplay loses with two or more discards."""
+    for seed in range(1, 200):
+        game = play(Position.from_seed(seed, variant(number), size))
+        if not game.is_won() and len(game.discard()) > 1:
+            return game
+    raise AssertionError("no lost game with a discard pile in 200 deals")
+
+
+@pytest.mark.parametrize(("number", "size"), [(1, 52), (2, 40), (1, 20)])
+def test_redeal_house_rule_deals_the_pile_again_in_drawing_order(number: int, size: int) -> None:
+    game = _lost_game_with_a_pile(number, size)
+    pile = game.discard()  # bottom first: the order the cards were discarded
+    tableau, aces, kings = game.tableau(), game.ace_piles(), game.king_piles()
+    on_foundations = game.foundation_count()
+    game.turn_over_discard()
+    assert game.discard() == () and game.stock_count() == len(pile)
+    assert (game.tableau(), game.ace_piles(), game.king_piles()) == (tableau, aces, kings)
+    assert game.foundation_count() == on_foundations
+    # The redeal is not a move: the history starts afresh and cannot be undone.
+    assert game.move_stack == () and game.steps() == ()
+    with pytest.raises(IllegalMoveError):
+        game.pop()
+    # Drawing it all again (a discard never holds an Ace or King: nothing is forced)
+    # gives back the same pile: the first card drawn is the first one discarded.
+    assert game.legal_moves()[0] == DRAW
+    while game.stock_count():
+        game.push(DRAW)
+    assert game.discard() == pile
+    assert [step.card for step in game.steps()] == list(pile)
+
+
+def test_redeal_house_rule_refuses_while_the_stock_has_cards() -> None:
+    game = Position.from_seed(1, variant(1), 52)
+    with pytest.raises(IllegalMoveError, match="stock is not used up"):
+        game.turn_over_discard()
+    assert game.stock_count() > 0
+
+
+def test_after_a_redeal_play_goes_on_and_pops_back_to_the_redeal() -> None:
+    game = _lost_game_with_a_pile(2, 52)
+    game.turn_over_discard()
+    start = str(game)
+    play(game)
+    assert game.move_stack  # the policy played on after the redeal
+    while game.move_stack:
+        game.pop()
+    assert str(game) == start

@@ -12,10 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from machfsol.autoplay import greedy_move, greedy_raw_move, play, policy_move
-from machfsol.checker import check_bytes
+from machfsol.checker import CheckError, check_bytes
 from machfsol.deal import deal, parse_order
 from machfsol.rules import Position, variant
 from machfsol.solver import Verdict, replay, search, solve, solve_seed, transcript
+from machfsol.transcript import Player
 
 FIXTURES = Path(__file__).parent / "fixtures" / "solver_deals.json"
 DEALS: list[dict[str, Any]] = json.loads(FIXTURES.read_text())["deals"]
@@ -115,3 +116,40 @@ def test_solutions_replay_as_valid_transcripts(seed: int, number: int, size: int
         text = transcript(order, number, solution, seed)
         report = check_bytes(text.encode(), f"seed {seed}")
         assert report.outcome.value == "WON" and report.seed == seed
+
+
+def _searched_win(number: int, size: int) -> tuple[int, str]:
+    """A deal the policy loses and the search wins, with its transcript."""
+    for seed in range(1, 300):
+        solution = solve_seed(seed, number, size)
+        if solution.won and not solution.by_policy:
+            return seed, transcript(deal(seed, size), number, solution, seed)
+    raise AssertionError("no searched win in 300 deals")
+
+
+@pytest.mark.parametrize(("number", "size"), [(1, 40), (2, 52)])
+def test_solver_lines_are_player_solver_and_mutations_fail(number: int, size: int) -> None:
+    seed, text = _searched_win(number, size)
+    assert "\nPLAYER SOLVER\n" in text
+    report = check_bytes(text.encode(), "solver.txt")
+    assert report.player is Player.SOLVER and report.outcome.value == "WON"
+    lines = text.splitlines(keepends=True)
+    moves = [i for i, line in enumerate(lines) if line.startswith("M ")]
+    forced = [i for i, line in enumerate(lines) if line.startswith("F ")]
+    mutations = {
+        "a move deleted": lines[: moves[3]] + lines[moves[3] + 1 :],
+        "a forced step deleted": lines[: forced[-1]] + lines[forced[-1] + 1 :],
+        "two moves swapped": [
+            *lines[: moves[1]],
+            lines[moves[2]],
+            *lines[moves[1] + 1 : moves[2]],
+            lines[moves[1]],
+            *lines[moves[2] + 1 :],
+        ],
+        "the result changed": [*lines[:-1], lines[-1].replace("WON", "LOST")],
+        "another deal": [line.replace(f"SEED {seed}\n", f"SEED {seed + 1}\n") for line in lines],
+    }
+    for what, mutated in mutations.items():
+        assert mutated != lines, what
+        with pytest.raises(CheckError):
+            check_bytes("".join(mutated).encode(), what)

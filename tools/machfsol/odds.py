@@ -48,28 +48,12 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     return low, high
 
 
-def turn_over_discard(position: Position) -> None:
-    """The house rule's redeal, in place: the discard pile, turned face down, becomes the
-    stock. Turning the pile over puts its bottom card (the first one discarded) on top,
-    so the cards come again in the order they were first drawn.
-
-    The engine has no public call for this (the real games have no redeal), so this
-    sets the stock through the Position's internal fields, the same ones autoplay reads.
-    """
-    pile = position._discard
-    size = position._n
-    position._order = [-1] * (size - len(pile)) + list(pile)
-    position._next = size - len(pile)
-    position._discard = []
-    position.settle()
-
-
 def play_with_redeal(position: Position) -> tuple[bool, bool]:
     """Play the policy to the end, then once more after one redeal: (won, won_redeal)."""
     play(position, policy_move)
     if position.is_won():
         return True, True
-    turn_over_discard(position)
+    position.turn_over_discard()
     play(position, policy_move)
     return False, position.is_won()
 

@@ -571,6 +571,29 @@ class Position:
         """Each King pile (headed by the King of S, H, C, D), bottom first."""
         return tuple(tuple(self._cards[c] for c in pile) for pile in self._kings)
 
+    def turn_over_discard(self) -> None:
+        """The house rule "one redeal" (docs/RULES.md; not part of either game): once the
+        stock is used up, the discard pile, turned face down, becomes the stock again.
+
+        Turning the pile over puts its bottom card (the first one discarded) on top, so
+        the cards come again in the order they were first drawn. Forced steps follow as
+        after any move. The redeal is not a move and cannot be undone, so the history
+        (move stack, steps) starts afresh; ``order`` still gives the original deal.
+        Whether a game may redeal, and how often, is the caller's rule.
+        """
+        if self._next < self._n:
+            raise IllegalMoveError("the stock is not used up: no redeal yet")
+        pile = self._discard
+        # Only _order[_next:] is ever read: the cards already gone are not needed.
+        self._order = [NOWHERE] * (self._n - len(pile)) + pile
+        self._next = self._n - len(pile)
+        self._discard = []
+        self._steps = []
+        self._marks = []
+        self._moves = []
+        self._opening = 0
+        self.settle()
+
     def key(self) -> tuple[object, ...]:
         """A hashable summary of the table (not of the history): equal keys, equal futures."""
         return (

@@ -672,12 +672,13 @@ def replay(order: Sequence[Card], game: Variant | int, moves: Sequence[Move]) ->
 def transcript(
     order: Sequence[Card], game: Variant | int, solution: Solution, seed: int | None
 ) -> str:
-    """The transcript of a winning line (PLAYER HUMAN: the checker checks legality and the
-    result, not a policy). Raises SolverBug for a solution that is not a win."""
+    """The transcript of a winning line: PLAYER AUTO when it is the policy's own game,
+    else PLAYER SOLVER (the checker holds it to legality and the result, not to a
+    policy). Raises SolverBug for a solution that is not a win."""
     if not solution.won:
         raise SolverBug("only a won deal has a line to write")
     position = replay(order, game, solution.moves)
-    player = Player.AUTO if solution.by_policy else Player.HUMAN
+    player = Player.AUTO if solution.by_policy else Player.SOLVER
     return of_game(position, seed=seed, player=player)
 
 

@@ -58,11 +58,14 @@ class TranscriptError(MachfsolError):
 
 
 class Player(enum.Enum):
-    """Who chose the moves: the checker holds AUTO and GREEDY games to their policy."""
+    """Who chose the moves: the checker holds AUTO and GREEDY games to their policy,
+    HUMAN and SOLVER games (the perfect-information solver's winning lines, which no
+    fair player could be expected to find) only to legality and the result."""
 
     AUTO = "AUTO"
     GREEDY = "GREEDY"
     HUMAN = "HUMAN"
+    SOLVER = "SOLVER"
 
 
 class Outcome(enum.Enum):
@@ -271,7 +274,8 @@ def parse(data: bytes | str, name: str = "<transcript>") -> Transcript:
     try:
         player = Player(values[0])
     except ValueError:
-        raise reader.fail(number, f"player {values[0]!r} is not AUTO, GREEDY or HUMAN") from None
+        names = ", ".join(p.value for p in Player)
+        raise reader.fail(number, f"player {values[0]!r} is not one of {names}") from None
     header["PLAYER"] = number
 
     order: list[Card] = []
