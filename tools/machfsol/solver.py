@@ -54,9 +54,10 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from machfsol.autoplay import play, policy_move
-from machfsol.cards import TABLEAU_SIZES, Card
+from machfsol.cards import TABLEAU_SIZES, Card, Deck
 from machfsol.deal import deal
 from machfsol.errors import MachfsolError
 from machfsol.rules import (
@@ -170,6 +171,10 @@ class _TokenSearch:
         self.nodes = 0
         self.seen: set[tuple[int, int, int]] = set()
         self.line: list[str] = []
+        # Scratch arrays of :meth:`_dead_end`, one entry per card: its pile level
+        # (_NEVER when it is not on the pile or waiting) and its Ace-side blocker.
+        self._level = [_NEVER] * self.n
+        self._ace_block = [_NEVER] * self.n
 
     def _absorb(self, f: int, card: int) -> int:
         """``f`` with ``card`` added if it extends a foundation side, else -1."""
@@ -236,38 +241,57 @@ class _TokenSearch:
     def _dead_end(self, stack: tuple[int, ...], waiting: int, f: int) -> bool:
         """Apply :func:`_too_many_stuck`: a card's Ace side is blocked from the deepest
         missing lower card of its suit on the pile, its King side likewise from the
-        deepest missing higher card; the card is stuck below the higher of the two."""
-        if len(stack) < 2:
+        deepest missing higher card; the card is stuck below the higher of the two.
+
+        Every card on the pile or waiting has a rank between its suit's Ace side and
+        King side (the others are in ``P``), so one pass up and one pass down each suit's
+        missing ranks, keeping the deepest pile level seen so far, gives both blockers
+        of every card (a running minimum instead of one scan per card: this test is
+        most of the variant-1 search's time).
+        """
+        top = len(stack)
+        if top < 2:
             return False
         ranks = self.r
-        where = {card: level for level, card in enumerate(stack)}
-        cards = list(stack)
+        level = self._level
+        for depth, card in enumerate(stack):
+            level[card] = depth
         rest = waiting
         while rest:
             low = rest & -rest
             rest ^= low
-            cards.append(low.bit_length() - 1)
+            level[low.bit_length() - 1] = top  # in the tableau: "above" the whole pile
         spans: list[tuple[int, int]] = []
-        top = len(stack)
-        for card in cards:
-            suit, rank = divmod(card, ranks)
+        ace_block = self._ace_block
+        for suit in range(4):
             base = suit * ranks
-            ace_side = min(
-                (where.get(base + r, _NEVER) for r in range((f >> (4 * suit)) & 15, rank)),
-                default=_NEVER,
-            )
-            if ace_side == _NEVER:
-                continue
-            king_side = min(
-                (where.get(base + r, _NEVER) for r in range(rank + 1, (f >> (16 + 4 * suit)) & 15)),
-                default=_NEVER,
-            )
-            if king_side == _NEVER:
-                continue
-            stuck_from = max(ace_side, king_side)
-            stuck_until = where.get(card, top)
-            if stuck_from < stuck_until:
-                spans.append((stuck_from, stuck_until))
+            first = base + ((f >> (4 * suit)) & 15)  # lowest card not on the Ace side
+            end = base + ((f >> (16 + 4 * suit)) & 15)  # lowest card on the King side
+            deepest = _NEVER
+            for card in range(first, end):
+                ace_block[card] = deepest
+                here = level[card]
+                if here < deepest:
+                    deepest = here
+            deepest = _NEVER
+            for card in range(end - 1, first - 1, -1):
+                here = level[card]
+                if here != _NEVER:
+                    ace_side = ace_block[card]
+                    # Only pile levels block: a tableau card (level top) does not.
+                    if ace_side < top and deepest < top:
+                        stuck_from = ace_side if ace_side > deepest else deepest
+                        if stuck_from < here:
+                            spans.append((stuck_from, here))
+                if here < deepest:
+                    deepest = here
+        for card in stack:
+            level[card] = _NEVER
+        rest = waiting
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            level[low.bit_length() - 1] = _NEVER
         return _too_many_stuck(top, spans, self.slots)
 
     def _dfs(self, p: int, stack: tuple[int, ...], waiting: int, f: int, placed: int) -> bool:
@@ -384,6 +408,48 @@ def _realize_v1(position: Position, line: Sequence[str]) -> None:
 # --------------------------------------------------------------------------- variant 2
 
 
+@dataclass(frozen=True)
+class _V2Tables:
+    """Per deck size and variant, the facts the variant-2 search looks up per card, as
+    bit masks and lists (one look-up instead of a divmod or a scan in the inner loop).
+
+    ``fits_mask[c]`` has bit ``t + 1`` when card ``c`` may go on King-pile top ``t`` (a
+    King pile's low 6-bit field holds its top + 1); ``takes_mask[v]`` has a bit for each
+    card that a King pile whose low field is ``v`` accepts (``v = 0``: empty, none);
+    ``host_mask[c]`` a bit for each non-Ace card ``c`` may receive on a King pile. The
+    rules come from the Variant (:meth:`Variant.king_pile_accepts`).
+    """
+
+    fits_mask: tuple[int, ...]
+    takes_mask: tuple[int, ...]
+    host_mask: tuple[int, ...]
+    ace_shift: tuple[int, ...]  # 4 * suit: where the card's Ace pile height is kept
+    ace_place: tuple[int, ...]  # the engine place of the card's Ace pile
+
+
+@cache
+def _v2_tables(size: int, game: Variant) -> _V2Tables:
+    cards = Deck(size).cards()
+    ranks = size // 4
+    takes = [0] * 64
+    for card in cards:
+        for top in cards:
+            if game.king_pile_accepts(top, card):
+                takes[top.number + 1] |= 1 << card.number
+    return _V2Tables(
+        fits_mask=tuple(
+            sum(1 << (t.number + 1) for t in cards if game.king_pile_accepts(t, c)) for c in cards
+        ),
+        takes_mask=tuple(takes),
+        host_mask=tuple(
+            sum(1 << x.number for x in cards if not x.is_ace and game.king_pile_accepts(c, x))
+            for c in cards
+        ),
+        ace_shift=tuple(4 * (n // ranks) for n in range(size)),
+        ace_place=tuple(ACE_BASE + n // ranks for n in range(size)),
+    )
+
+
 class _ConcreteSearch:
     """Move-by-move search on the table (variant 2); ``line`` holds (card, place) steps.
 
@@ -411,16 +477,26 @@ class _ConcreteSearch:
         self.nodes = 0
         self.seen: set[tuple[int, int, int, tuple[int, ...]]] = set()
         self.line: list[tuple[int, int]] = []
-        cards = sorted(order)
-        # King-pile tops each card may go on, and the cards each card may receive
-        # (the rules as data: the Variant decides).
-        self.fits: list[tuple[int, ...]] = [
-            tuple(t.number for t in cards if game.king_pile_accepts(t, c)) for c in cards
-        ]
-        self.hosts: list[tuple[int, ...]] = [
-            tuple(x.number for x in cards if not x.is_ace and game.king_pile_accepts(c, x))
-            for c in cards
-        ]
+        tables = _v2_tables(self.n, game)
+        self.fits_mask = tables.fits_mask
+        self.host_mask = tables.host_mask
+        self.takes_mask = tables.takes_mask
+        self.ace_shift = tables.ace_shift
+        self.ace_place = tables.ace_place
+        self._ace_next_of: dict[int, int] = {}
+
+    def _ace_next(self, ace: int) -> int:
+        """The cards the Ace piles ``ace`` take next, as a bit mask (memoized: a search
+        meets few distinct Ace-pile heights, and this is asked at every state)."""
+        found = self._ace_next_of.get(ace)
+        if found is None:
+            found = 0
+            for suit in range(4):
+                height = (ace >> (4 * suit)) & 15
+                if height < self.r:
+                    found |= 1 << (suit * self.r + height)
+            self._ace_next_of[ace] = found
+        return found
 
     def _forced(
         self, card: int, ace: int, kings: tuple[int, ...], fmask: int
@@ -449,10 +525,6 @@ class _ConcreteSearch:
             ace, kings, fmask = forced
         return p, stack, tab, ace, kings, fmask
 
-    def _dead_host(self, card: int, fmask: int) -> bool:
-        """Can ``card`` never receive a card on a King pile?"""
-        return all(fmask >> h & 1 for h in self.hosts[card])
-
     def start(self) -> tuple[int, tuple[int, ...], int, int, tuple[int, ...], int]:
         p = tab = ace = fmask = 0
         kings: tuple[int, ...] = (0, 0, 0, 0)
@@ -475,92 +547,115 @@ class _ConcreteSearch:
         kings: tuple[int, ...],
         fmask: int,
     ) -> bool:
-        n, r, line = self.n, self.r, self.line
-        if fmask == (1 << n) - 1:
+        """Depth-first search from one state. The hot loop of the variant-2 search:
+        per-card facts come from the tables of ``__init__``; the order in which moves
+        are tried (and so the states counted against the node limit) is that of the
+        module docstring: discard top, tableau cards by number, each to its Ace pile
+        then King piles S, H, C, D; King-pile tops to Ace piles; then the draw."""
+        n, line = self.n, self.line
+        full = (1 << n) - 1
+        if fmask == full:
             return True
         mark = len(line)
+        ace_shift, ace_place = self.ace_shift, self.ace_place
+        host_mask = self.host_mask
+        safe_moves = self.safe_moves
+        ace_next = self._ace_next(ace)
         # Safe moves, made without branching (module docstring).
-        while self.safe_moves:
+        while safe_moves:
             if stack:
                 top = stack[-1]
-                suit, rank = divmod(top, r)
-                if (ace >> (4 * suit)) & 15 == rank and self._dead_host(top, fmask):
-                    line.append((top, ACE_BASE + suit))
+                if (ace_next >> top) & 1 and host_mask[top] & fmask == host_mask[top]:
+                    line.append((top, ace_place[top]))
                     stack = stack[:-1]
-                    ace += 1 << (4 * suit)
+                    ace += 1 << ace_shift[top]
+                    ace_next = self._ace_next(ace)
                     fmask |= 1 << top
                     continue
             for index, pile in enumerate(kings):
-                if pile:
-                    top = pile % 64 - 1
-                    suit, rank = divmod(top, r)
-                    if (ace >> (4 * suit)) & 15 == rank and self._dead_host(top, fmask):
-                        line.append((top, ACE_BASE + suit))
-                        piles = list(kings)
-                        piles[index] = pile >> 6
-                        kings = tuple(piles)
-                        ace += 1 << (4 * suit)
-                        break
+                top = (pile & 63) - 1
+                if pile and (ace_next >> top) & 1 and host_mask[top] & fmask == host_mask[top]:
+                    line.append((top, ace_place[top]))
+                    piles = list(kings)
+                    piles[index] = pile >> 6
+                    kings = tuple(piles)
+                    ace += 1 << ace_shift[top]
+                    ace_next = self._ace_next(ace)
+                    break
             else:
                 break
-        if fmask == (1 << n) - 1:
+        if fmask == full:
             return True
         key = (p, tab, ace, kings)
-        if key in self.seen:
+        seen = self.seen
+        if key in seen:
             del line[mark:]
             return False
-        self.seen.add(key)
+        seen.add(key)
         self.nodes += 1
         if self.nodes > self.limit:
             raise _LimitReached
+        fits_mask = self.fits_mask
+        dfs = self._dfs
+        # The cards some foundation takes now: each suit's next Ace-pile card, and what
+        # each King-pile top accepts. Cards outside it have no move, so they are not
+        # tried at all (skipping them changes nothing in the order of the others).
+        playable = ace_next
+        takes_mask = self.takes_mask
+        for pile in kings:
+            playable |= takes_mask[pile & 63]
         # Cards to place: discard top, then tableau cards (only with a non-empty pile
         # or an empty stock), each to its Ace pile or a King pile that takes it.
-        sources: list[tuple[int, bool]] = []
-        if stack:
-            sources.append((stack[-1], False))
-        if stack or p == n or not self.safe_moves:
-            rest = tab
+        everything = bool(stack) or p == n or not safe_moves
+        sources: list[int] = []
+        from_tab = True
+        if stack and (playable >> stack[-1]) & 1:
+            sources.append(stack[-1])
+            from_tab = False
+        if everything:
+            rest = tab & playable
             while rest:
                 low = rest & -rest
                 rest ^= low
-                sources.append((low.bit_length() - 1, True))
-        for card, from_tab in sources:
-            suit, rank = divmod(card, r)
-            targets: list[int] = []
-            if (ace >> (4 * suit)) & 15 == rank:
-                targets.append(-1)
-            fits = self.fits[card]
-            for index, pile in enumerate(kings):
-                if pile and pile % 64 - 1 in fits:
-                    targets.append(index)
-            for target in targets:
-                a2, k2 = ace, kings
-                if target < 0:
-                    a2 = ace + (1 << (4 * suit))
-                    place = ACE_BASE + suit
-                else:
-                    piles = list(kings)
-                    piles[target] = (kings[target] << 6) | (card + 1)
-                    k2 = tuple(piles)
-                    place = KING_BASE + target
-                line.append((card, place))
-                f2 = fmask | (1 << card)
+                sources.append(low.bit_length() - 1)
+        for card in sources:
+            bit = 1 << card
+            f2 = fmask | bit
+            if ace_next & bit:
+                shift = ace_shift[card]
+                line.append((card, ace_place[card]))
+                a2 = ace + (1 << shift)
                 if from_tab:
-                    state = self._fill(p, stack, tab ^ (1 << card), a2, k2, f2)
+                    state = self._fill(p, stack, tab ^ bit, a2, kings, f2)
                 else:
-                    state = (p, stack[:-1], tab, a2, k2, f2)
-                if self._dfs(*state):
+                    state = (p, stack[:-1], tab, a2, kings, f2)
+                if dfs(*state):
                     return True
                 line.pop()
-        for index, pile in enumerate(kings if stack or p == n or not self.safe_moves else ()):
-            if pile:
-                top = pile % 64 - 1
-                suit, rank = divmod(top, r)
-                if (ace >> (4 * suit)) & 15 == rank:
-                    line.append((top, ACE_BASE + suit))
+            fits = fits_mask[card]
+            for index, pile in enumerate(kings):
+                if pile and (fits >> (pile & 63)) & 1:
+                    piles = list(kings)
+                    piles[index] = (pile << 6) | (card + 1)
+                    k2 = tuple(piles)
+                    line.append((card, KING_BASE + index))
+                    if from_tab:
+                        state = self._fill(p, stack, tab ^ bit, ace, k2, f2)
+                    else:
+                        state = (p, stack[:-1], tab, ace, k2, f2)
+                    if dfs(*state):
+                        return True
+                    line.pop()
+            from_tab = True  # every source after the discard top is a tableau card
+        if everything:
+            for index, pile in enumerate(kings):
+                top = (pile & 63) - 1
+                if pile and (ace_next >> top) & 1:
+                    shift = ace_shift[top]
+                    line.append((top, ace_place[top]))
                     piles = list(kings)
                     piles[index] = pile >> 6
-                    if self._dfs(p, stack, tab, ace + (1 << (4 * suit)), tuple(piles), fmask):
+                    if dfs(p, stack, tab, ace + (1 << shift), tuple(piles), fmask):
                         return True
                     line.pop()
         if p < n:
@@ -568,9 +663,9 @@ class _ConcreteSearch:
             line.append((-1, DISCARD))
             forced = self._forced(card, ace, kings, fmask)
             if forced is None:
-                found = self._dfs(p + 1, stack + (card,), tab, ace, kings, fmask)
+                found = dfs(p + 1, stack + (card,), tab, ace, kings, fmask)
             else:
-                found = self._dfs(p + 1, stack, tab, *forced)
+                found = dfs(p + 1, stack, tab, *forced)
             if found:
                 return True
             line.pop()
