@@ -153,3 +153,22 @@ def test_solver_lines_are_player_solver_and_mutations_fail(number: int, size: in
         assert mutated != lines, what
         with pytest.raises(CheckError):
             check_bytes("".join(mutated).encode(), what)
+
+
+NODE_CASES: list[dict[str, Any]] = json.loads(
+    (Path(__file__).parent / "fixtures" / "solver_nodes.json").read_text()
+)["cases"]
+
+
+@pytest.mark.parametrize(
+    "case", NODE_CASES, ids=[f"v{c['variant']}-{c['deck']}-{c['seed']}" for c in NODE_CASES]
+)
+def test_same_states_as_the_solver_that_made_the_table(case: dict[str, Any]) -> None:
+    # docs/ODDS.md's counts were made by an earlier, slower solver; speed-ups must not
+    # change which states are searched (the node counts) nor the answers.
+    solution = search(deal(case["seed"], case["deck"]), case["variant"])
+    assert (solution.verdict.value, solution.nodes, len(solution.moves)) == (
+        case["verdict"],
+        case["nodes"],
+        case["moves"],
+    )
