@@ -8,12 +8,14 @@ from pathlib import Path
 
 import pytest
 
+#: The ``machfsol`` command, run by this interpreter (no reliance on the PATH).
+MACHFSOL = [sys.executable, "-c", "import sys; from machfsol.cli import main; sys.exit(main())"]
+
 
 def _run(args: list[str], stdout_path: str) -> subprocess.CompletedProcess[str]:
     with open(stdout_path, "w") as out:
         return subprocess.run(
-            [sys.executable, "-c", "import sys; from machfsol.cli import main; sys.exit(main())"]
-            + args,
+            MACHFSOL + args,
             stdout=out,
             stderr=subprocess.PIPE,
             text=True,
@@ -30,8 +32,7 @@ def test_full_output_device_is_one_line_and_exit_1() -> None:
 
 def test_closed_pipe_is_quiet() -> None:
     process = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from machfsol.cli import main; sys.exit(main())"]
-        + ["autoplay", "--variant", "2", "--seed", "5", "--deck", "52"],
+        MACHFSOL + ["autoplay", "--variant", "2", "--seed", "5", "--deck", "52"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
