@@ -19,9 +19,9 @@ import platform
 import sys
 import time
 
-from machfsol.autoplay import POLICIES, play
-from machfsol.deal import deal
-from machfsol.rules import Position, variant
+from machfsol.engine.autoplay import POLICIES, play
+from machfsol.engine.deal import deal
+from machfsol.engine.rules import Position, variant
 
 
 def games_per_second(number: int, policy: str, deals: int) -> float:

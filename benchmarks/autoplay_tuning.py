@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import sys
 
-from machfsol.autoplay import RawPolicy, RescuePolicy, greedy_raw_move, play
-from machfsol.deal import deal
-from machfsol.rules import Position, variant
+from machfsol.engine.autoplay import RawPolicy, RescuePolicy, greedy_raw_move, play
+from machfsol.engine.deal import deal
+from machfsol.engine.rules import Position, variant
 
 
 def win_rate(policy: RawPolicy, number: int, deals: int) -> float:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import sys
 
-from machfsol.autoplay import greedy_raw_move, play, policy_move
-from machfsol.deal import deal
-from machfsol.rules import Position, variant
+from machfsol.engine.autoplay import greedy_raw_move, play, policy_move
+from machfsol.engine.deal import deal
+from machfsol.engine.rules import Position, variant
 
 
 def main() -> int:

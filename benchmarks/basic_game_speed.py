@@ -24,9 +24,9 @@ from __future__ import annotations
 import statistics
 import sys
 
-from machfsol.atari_test_mode import DOS25_MEMLO_BOUND, run_test_mode
-from machfsol.checker import check_bytes
-from machfsol.transcript import parse
+from machfsol.atari.test_mode import DOS25_MEMLO_BOUND, run_test_mode
+from machfsol.engine.checker import check_bytes
+from machfsol.engine.transcript import parse
 
 #: Jiffies allowed for shuffling and dealing 52 cards (issue 5).
 DEAL_TARGET = 120

@@ -17,9 +17,9 @@ import sys
 from pathlib import Path
 
 from a8.files import write_atomically
-from machfsol.cards import DECK_SIZES
-from machfsol.odds import OddsRow, Tally, wilson_interval
-from machfsol.odds_chart import draw_chart
+from machfsol.engine.cards import DECK_SIZES
+from machfsol.odds.chart import draw_chart
+from machfsol.odds.study import OddsRow, Tally, wilson_interval
 
 
 def _row(path: Path) -> dict[str, int] | None:

@@ -27,8 +27,8 @@ import platform
 import sys
 import time
 
-from machfsol.cards import DECK_SIZES
-from machfsol.odds import Job, run_job
+from machfsol.engine.cards import DECK_SIZES
+from machfsol.odds.study import Job, run_job
 
 TABLE_AUTO_DEALS = 100_000
 TABLE_SOLVER_DEALS = 10_000

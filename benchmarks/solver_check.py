@@ -17,11 +17,11 @@ from __future__ import annotations
 import sys
 from collections import Counter
 
-from machfsol.autoplay import play, policy_move
-from machfsol.cards import DECK_SIZES
-from machfsol.deal import deal
-from machfsol.rules import Position, variant
-from machfsol.solver import Verdict, search
+from machfsol.engine.autoplay import play, policy_move
+from machfsol.engine.cards import DECK_SIZES
+from machfsol.engine.deal import deal
+from machfsol.engine.rules import Position, variant
+from machfsol.odds.solver import Verdict, search
 
 
 def main() -> int:

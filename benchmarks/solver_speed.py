@@ -20,8 +20,8 @@ import sys
 import time
 from collections import Counter
 
-from machfsol.deal import deal
-from machfsol.solver import solve
+from machfsol.engine.deal import deal
+from machfsol.odds.solver import solve
 
 #: The node limits of docs/ODDS.md's table, per variant.
 TABLE_NODE_LIMITS = {1: 200_000, 2: 20_000}

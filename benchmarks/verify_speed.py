@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from machfsol.verify import Plan, disk_launches, game_disk, verify
+from machfsol.atari.verify import Plan, disk_launches, game_disk, verify
 
 
 def main() -> int:

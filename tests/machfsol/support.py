@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from machfsol.cards import Card, Deck
-from machfsol.rules import VARIANTS, Move, Place, Position
+from machfsol.engine.cards import Card, Deck
+from machfsol.engine.rules import VARIANTS, Move, Place, Position
 
 
 def order_with(size: int, first: str) -> tuple[Card, ...]:

@@ -18,12 +18,11 @@ from machfsol.errors import MachfsolError
 
 #: Modules that add sub-commands; each defines ``register(subparsers) -> None``.
 COMMAND_MODULES: tuple[str, ...] = (
-    "machfsol.commands",
-    "machfsol.build",
-    "machfsol.play",
-    "machfsol.verify",
-    "machfsol.basic_game",
-    "machfsol.odds_command",
+    "machfsol.engine.cli",
+    "machfsol.atari.cli",
+    "machfsol.terminal.cli",
+    "machfsol.odds.cli",
+    "machfsol.main_job",
 )
 
 

@@ -1,0 +1,157 @@
+"""The generator of MACHFSOL.1/.2: variant markers, line checks, what differs between games."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from a8.basic import tokenize
+from a8.basic.program import Program
+from machfsol.atari import basic_game
+from machfsol.atari.basic_game import BasicSourceError, generate, parse_source, to_atascii
+from machfsol.atari.test_mode import AtariTestModeError, Deal, config_text, run_test_mode
+from machfsol.errors import MachfsolError
+
+SMALL = """\
+# a source-only comment
+10 REM TITLE
+#V1 20 PRINT "ONE"
+#V2 20 PRINT "TWO"
+30 GOTO 10
+
+40 TRAP 40000:GOSUB 50
+50 RETURN
+"""
+
+
+def test_variant_lines_go_only_to_their_listing() -> None:
+    one = generate(1, source=SMALL)
+    two = generate(2, source=SMALL)
+    assert one == '10 REM TITLE\n20 PRINT "ONE"\n30 GOTO 10\n40 TRAP 40000:GOSUB 50\n50 RETURN\n'
+    assert two == one.replace('"ONE"', '"TWO"')
+
+
+def test_comments_and_blank_lines_are_dropped() -> None:
+    assert "comment" not in generate(1, source=SMALL)
+
+
+def test_stripping_remarks_redirects_jumps_to_the_next_line() -> None:
+    source = "10 REM START\n20 X=1\n30 REM SUB\n40 RETURN\n50 GOSUB 30:ON X GOTO 10,30\n"
+    source += '60 IF X THEN 10\n70 PRINT "GOTO 30":TRAP 10:RESTORE 30\n'
+    assert generate(1, source=source, strip_remarks=True) == (
+        "20 X=1\n40 RETURN\n50 GOSUB 40:ON X GOTO 20,40\n"
+        '60 IF X THEN 20\n70 PRINT "GOTO 30":TRAP 20:RESTORE 40\n'
+    )
+    assert "GOSUB 30" in generate(1, source=source)
+
+
+def test_a_remark_at_the_end_cannot_be_a_target() -> None:
+    with pytest.raises(BasicSourceError, match="line 10 jumps to missing line 20"):
+        generate(1, source="10 GOTO 20\n20 REM END\n", strip_remarks=True)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("#V3 10 PRINT\n", r"machfsol.bas:1: no variant 3"),
+        ("#IF V1\n", r"machfsol.bas:1: unknown directive '#IF'"),
+        ("PRINT 1\n", r"machfsol.bas:1: a BASIC line must start with its line number"),
+        ("10 PRINT\n10 END\n", r"machfsol.bas:2: line 10 already defined at machfsol.bas:1"),
+        ("#V1 10 A=1\n10 B=2\n", r"machfsol.bas:2: line 10 already defined at machfsol.bas:1"),
+        ("40000 END\n", r"machfsol.bas:1: line number 40000 is above 32767"),
+        ("10 GOSUB 20\n", r"machfsol.bas:1: line 10 jumps to missing line 20"),
+        ("10 ON X GOTO 10,30\n", r"machfsol.bas:1: line 10 jumps to missing line 30"),
+    ],
+)
+def test_malformed_sources_give_one_line_errors(text: str, message: str) -> None:
+    with pytest.raises(BasicSourceError, match=message) as caught:
+        generate(1, source=text)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_string_mentioning_goto_is_not_a_jump() -> None:
+    assert generate(1, source='10 PRINT "GOTO 99"\n') == '10 PRINT "GOTO 99"\n'
+
+
+def test_unknown_variant_is_refused() -> None:
+    with pytest.raises(BasicSourceError, match="no variant 3"):
+        generate(3, source=SMALL)
+
+
+def test_atascii_uses_atari_line_ends() -> None:
+    assert to_atascii("10 END\n20 END\n") == b"10 END\x9b20 END\x9b"
+
+
+# ------------------------------------------------------------------ the real source
+
+
+def _lines(listing: str) -> dict[int, str]:
+    return {int(line.split(" ", 1)[0]): line for line in listing.splitlines()}
+
+
+def test_the_two_games_differ_only_in_title_king_rule_and_distance() -> None:
+    one, two = _lines(generate(1)), _lines(generate(2))
+    assert one.keys() == two.keys()
+    differing = sorted(number for number in one if one[number] != two[number])
+    tagged = sorted(
+        line.number for line in parse_source(basic_game.read_source()) if len(line.variants) == 1
+    )
+    assert differing == sorted(set(tagged))
+    for number in differing:
+        # Titles, the King-pile rule, and the policy's "distance" of a card, which looks
+        # at the card's own King pile in variant 1 and at every King pile in variant 2.
+        assert any(mark in one[number] for mark in ("REM", "TL$", "FA(C)=", "DT=", "NEXT K")), (
+            number
+        )
+    # The King-pile rule is the table of cards each card may go on: the same suit's next
+    # rank in variant 1, the two next-rank cards of the other colour in variant 2.
+    assert any("FA(C)=C+1:FB(C)=52" in one[n] for n in differing)
+    assert any("FA(C)=RK(C)+1+NR*(1-CR(C))" in two[n] for n in differing)
+
+
+def test_the_real_source_generates_plain_rev_c_lines() -> None:
+    for variant in basic_game.VARIANTS:
+        for stripped in (False, True):
+            listing = generate(variant, strip_remarks=stripped)
+            data = to_atascii(listing)
+            assert data.endswith(b"\x9b")
+            for line in listing.splitlines():
+                assert re.match(r"^\d+ \S", line), line
+                # Three screen lines of 38 characters: what the Atari's editor takes.
+                assert len(line) <= 114, line
+            numbers = [int(line.split()[0]) for line in listing.splitlines()]
+            assert numbers == sorted(numbers)
+
+
+# ------------------------------------------------------------------ test-mode configuration
+
+
+def test_test_mode_configuration_lists_deck_changes_and_seeds() -> None:
+    deals = [Deal(52, 1), Deal(52, 2147483646), Deal(40, 7)]
+    assert config_text(deals) == (
+        b"MFTEST 1\x9bDECK 52\x9bSEED 1\x9bSEED 2147483646\x9bDECK 40\x9bSEED 7\x9bEND\x9b"
+    )
+
+
+@pytest.mark.parametrize(
+    ("deal", "message"),
+    [(Deal(50, 1), "deck size 50"), (Deal(52, 0), "seed 0"), (Deal(52, 2**31 - 1), "seed")],
+)
+def test_test_mode_configuration_refuses_bad_deals(deal: Deal, message: str) -> None:
+    with pytest.raises(MachfsolError, match=message):
+        config_text([deal])
+
+
+@pytest.mark.parametrize("variant", basic_game.VARIANTS)
+def test_the_programs_tokenize_as_atari_basic(variant: int) -> None:
+    """a8.basic knows Atari BASIC rev C only: every line must tokenize, and the program
+    stays within BASIC's 128 variables."""
+    program = Program.from_bytes(tokenize(generate(variant)))
+    assert len(program.lines) == len(generate(variant).splitlines())
+    assert len(program.names) <= 128
+
+
+def test_a_memlo_reservation_outside_ram_is_refused() -> None:
+    with pytest.raises(AtariTestModeError, match=r"MEMLO \$0100 is outside \$0700-\$7FFF"):
+        run_test_mode(1, 52, [1], memlo=0x0100)

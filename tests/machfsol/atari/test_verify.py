@@ -1,0 +1,446 @@
+"""``machfsol verify``: seeds syntax, the plan, and real runs of the games in atari800.
+
+The emulator tests are the point of the command: the real programs pass, and programs
+altered to play even slightly differently from the engine (a policy preference, a
+rule off by one, a different shuffle step) fail, each with its seed and the first
+line where it parts from the engine. A program that hangs fails on time.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import stat
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from a8.basic import tokenize
+from machfsol.atari.basic_game import generate
+from machfsol.atari.verify import Plan, main_job, program_launch, verify
+from machfsol.atari.verify_batch import DealResult, GameDisk, first_divergence
+from machfsol.cli import main
+from machfsol.engine.seed_list import MAX_SEEDS, SeedListError, format_seed_list, parse_seed_list
+
+# ------------------------------------------------------------------ seeds
+
+
+@pytest.mark.parametrize(
+    ("text", "seeds"),
+    [
+        ("1-5", (1, 2, 3, 4, 5)),
+        ("5,7,10-12", (5, 7, 10, 11, 12)),
+        (" 3 , 1-2 ", (3, 1, 2)),
+        ("4,2-5,4", (4, 2, 3, 5)),
+        ("2147483646", (2147483646,)),
+        ("7-7", (7,)),
+    ],
+)
+def test_seed_lists(text: str, seeds: tuple[int, ...]) -> None:
+    assert parse_seed_list(text) == seeds
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "give seeds like"),
+        ("0", "'0' is not a seed"),
+        ("abc", "'abc' is not a seed"),
+        ("5-3", "range '5-3' runs backwards"),
+        ("1-2147483647", "'1-2147483647' is not a seed"),
+        ("1,,2", "'' is not a seed"),
+        ("-5", "'-5' is not a seed"),
+        ("1-2-3", "'1-2-3' is not a seed"),
+        (f"1-{MAX_SEEDS + 1}", f"more than {MAX_SEEDS} deals"),
+        (f"1-{MAX_SEEDS},{MAX_SEEDS + 1}", f"more than {MAX_SEEDS} deals"),
+        ("\u00b2", "'\u00b2' is not a seed"),  # a digit to str.isdigit(), not to int()
+        ("9" * 5000, "'999999999999999999999...' is not a seed"),  # beyond int()'s limit
+    ],
+)
+def test_bad_seed_lists(text: str, message: str) -> None:
+    with pytest.raises(SeedListError, match=re.escape(message)) as caught:
+        parse_seed_list(text)
+    assert caught.value.exit_status == 2  # type: ignore[attr-defined]
+
+
+@given(st.lists(st.integers(1, 300), unique=True, max_size=40))
+def test_format_reads_back(seeds: list[int]) -> None:
+    text = format_seed_list(seeds)
+    assert (parse_seed_list(text) if seeds else ()) == tuple(seeds)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--seeds", "1-x"],
+        ["--seeds", "9-1"],
+        ["--deck", "50"],
+        ["--deck", "big"],
+        ["--deck", "\u00b2"],
+        ["--seeds", "\u00b2"],
+        ["--jobs", "0"],
+        ["--deal-seconds", "0"],
+        ["--program", "no-such-file.bas"],
+        ["--disk", "no-such-disk.atr"],
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line(
+    args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["verify", *args]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("machfsol: ") and err.count("\n") == 1
+
+
+def test_bad_variant_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["verify", "--variant", "3"])
+    assert caught.value.code == 2
+
+
+# ------------------------------------------------------------------ the plan
+
+
+def test_batches_share_the_work_between_emulators() -> None:
+    disk = Path("M.ATR")
+    plan = Plan((GameDisk(disk, 1), GameDisk(disk, 2)), (52,), tuple(range(1, 21)))
+    batches = plan.batches(jobs=2)
+    assert [(b.launch.variant, b.seeds) for b in batches] == [
+        (1, tuple(range(1, 21))),
+        (2, tuple(range(1, 21))),
+    ]
+    big = Plan((GameDisk(disk, 1),), (52, 40), tuple(range(1, 101)))
+    batches = big.batches(jobs=2)
+    assert all(len(b.seeds) <= 40 for b in batches)
+    for deck in (52, 40):
+        assert [s for b in batches if b.deck == deck for s in b.seeds] == list(range(1, 101))
+    one = Plan((GameDisk(disk, 1),), (52,), (7,)).batches(jobs=4)
+    assert [b.seeds for b in one] == [(7,)]
+
+
+def test_first_divergence_of_a_cut_transcript() -> None:
+    from machfsol.engine.autoplay import play
+    from machfsol.engine.rules import Position, variant
+    from machfsol.engine.transcript import Player, of_game
+
+    text = of_game(play(Position.from_seed(3, variant(1))), seed=3, player=Player.AUTO)
+    lines = text.splitlines(keepends=True)
+    moves = lines.index("MOVES\n")
+    cut = "".join(lines[: moves + 20]).encode().replace(b"\n", b"\x9b")
+    assert first_divergence(cut, "T.TXT") is None
+    assert first_divergence(cut + b"M S W 7", "T.TXT") is None  # a half-written line
+    # The first move of the game replaced by a forced step: nothing is forced there.
+    first_move = next(i for i in range(moves, len(lines)) if lines[i].startswith("M "))
+    broken = "".join([*lines[:first_move], "F S T1 AS\n"]).encode().replace(b"\n", b"\x9b")
+    message = first_divergence(broken, "T.TXT")
+    assert message == f"T.TXT:{first_move + 1}: nothing is forced here, found 'F S T1 AS'"
+
+
+def test_program_launch_reads_listings_and_save_files(tmp_path: Path) -> None:
+    listing = tmp_path / "P.LST"
+    listing.write_text('10 PRINT "HI"\n', encoding="ascii")
+    launch = program_launch(listing, None)
+    assert launch.program[:2] == b"\x00\x00"
+    saved = tmp_path / "P.BAS"
+    saved.write_bytes(launch.program)
+    assert program_launch(saved, 1).program == launch.program
+    broken = tmp_path / "B.LST"
+    broken.write_text("10 PRINT (\n", encoding="ascii")
+    assert main(["verify", "--program", str(broken), "--seeds", "1"]) == 1
+
+
+# ------------------------------------------------------------------ in the emulator
+
+
+def _json_run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, object]]:
+    status = main(["verify", "--json", *args])
+    out = capsys.readouterr().out
+    return status, json.loads(out)  # exactly one JSON document, nothing else
+
+
+@pytest.mark.emulator
+def test_the_game_disk_passes_with_json_report(
+    atari800: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, report = _json_run(capsys, "--seeds", "3,1-2", "--deck", "52,40")
+    assert status == 0
+    assert set(report) == {"ok", "results"}
+    assert report["ok"] is True
+    results = report["results"]
+    assert isinstance(results, list)
+    assert [(r["variant"], r["deck"], r["seed"]) for r in results] == [
+        (variant, deck, seed) for variant in (1, 2) for deck in (52, 40) for seed in (3, 1, 2)
+    ]
+    for result in results:
+        assert set(result) >= {
+            "variant", "deck", "seed", "ok", "result", "deal_jiffies", "game_jiffies"
+        }  # fmt: skip
+        assert result["ok"] is True and result["error"] is None
+        assert result["transcript"] is None  # all passed: the scratch folder is gone
+        assert result["result"] in ("WON", "LOST")
+        assert isinstance(result["deal_jiffies"], int) and 0 < result["deal_jiffies"] < 600
+        assert isinstance(result["game_jiffies"], int)
+        assert result["game_jiffies"] > result["deal_jiffies"]
+
+
+@pytest.mark.emulator
+def test_text_report_and_progress(atari800: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", "--variant", "2", "--seeds", "5", "--jobs", "1"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""  # no progress bar when stderr is not a terminal
+    assert re.search(r"^2 +52 +1 +1 +0 +[01] +\d+ \(\d+\.\d s\) +\d+ \(\d+\.\d s\)$", out, re.M)
+    assert "1 of 1 deals verified" in out and out.rstrip().endswith("OK")
+
+
+@pytest.mark.emulator
+def test_a_save_file_given_as_the_program_passes(
+    atari800: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What a user does with a program saved on the Atari: ``SAVE "D:MY.BAS"``."""
+    program = tmp_path / "MY.BAS"
+    program.write_bytes(tokenize(generate(2)))
+    status, report = _json_run(capsys, "--program", str(program), "--seeds", "4,9")
+    assert status == 0
+    results = report["results"]
+    assert isinstance(results, list)
+    assert [(r["variant"], r["seed"], r["ok"]) for r in results] == [(2, 4, True), (2, 9, True)]
+
+
+#: Deliberate changes to the generated listings: each makes the program play some deal
+#: differently from the engine. (variant, a piece of the listing, what it becomes)
+ALTERATIONS = {
+    # rule 3a of the policy: rescue when the discard top is 1 away, not 2
+    "policy-rescue-threshold": (1, "DT<=2+(RC>1)", "DT<=1+(RC>1)"),
+    # rule 3b: look one card deeper under the discard top
+    "policy-dig-one-deeper": (2, "M9=RC:", "M9=RC+1:"),
+    # rule 2: suits in the order D C H S instead of S H C D
+    "policy-suit-order": (2, "FOR S=0 TO 3:K=PT(AN(S))", "FOR S=3 TO 0 STEP -1:K=PT(AN(S))"),
+    # the distance of a card, off by one
+    "distance-off-by-one": (1, "DT=RB-RK(AN(S))", "DT=RB-RK(AN(S))+1"),
+    # Fisher-Yates without its last swap
+    "shuffle-skips-last-swap": (2, "FOR K=N TO 2 STEP -1", "FOR K=N TO 3 STEP -1"),
+    # forced step 3 of the rules: an empty space takes the stock's card before the discard's
+    "fill-from-stock-first": (
+        1,
+        "IF WN THEN C=W(WN):SR=1:GOTO 38",
+        "IF WN AND P>N THEN C=W(WN):SR=1:GOTO 38",
+    ),
+    # variant 1's King piles off by one: a card goes on the card two ranks above it
+    "king-pile-two-ranks-down": (
+        1,
+        "FA(C)=C+1:FB(C)=52:TA(C)=C-1:",
+        "FA(C)=C+2:FB(C)=52:TA(C)=C-2:",
+    ),
+}
+
+
+def altered(variant: int, old: str, new: str) -> str:
+    """The generated listing with ``old`` (found exactly once) replaced by ``new``."""
+    listing = generate(variant)
+    assert listing.count(old) == 1, f"update the test: the listing has {old!r} not once"
+    return listing.replace(old, new)
+
+
+def trapped_on_seed(variant: int, seed: int, before: str, then: str) -> str:
+    """The listing, made to do ``then`` in deal ``seed`` just before the first statement
+    ``before`` of the test mode's deal routine (lines 7100-7199)."""
+    lines = generate(variant).splitlines()
+    numbers = {int(line.split()[0]) for line in lines}
+    assert not numbers & {32000, 32001}
+    found = [
+        index
+        for index, line in enumerate(lines)
+        if 7100 <= int(line.split()[0]) < 7200 and before in line
+    ]
+    assert len(found) == 1, f"update the test: the deal routine has {before!r} not once"
+    lines[found[0]] = lines[found[0]].replace(before, f"GOSUB 32000:{before}", 1)
+    lines += [f"32000 IF SE={seed} THEN {then}", "32001 RETURN"]
+    return "\n".join(lines) + "\n"
+
+
+def hanging_on_seed(variant: int, seed: int, before: str) -> str:
+    """The listing, made to loop for ever in deal ``seed`` (see trapped_on_seed)."""
+    return trapped_on_seed(variant, seed, before, "32000")
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("name", sorted(ALTERATIONS))
+def test_an_altered_program_fails(
+    atari800: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    variant, old, new = ALTERATIONS[name]
+    program = tmp_path / "ALTERED.LST"
+    program.write_text(altered(variant, old, new), encoding="ascii")
+    keep = tmp_path / "keep"
+    args = ["--program", str(program), "--seeds", "1-8", "--keep", str(keep)]
+    assert main(["verify", *args]) == 1
+    out = capsys.readouterr().out
+    failed = re.findall(
+        rf"^FAILED variant {variant}, deck 52, seed (\d+): (\S+seed\1\.txt):(\d+): (.*)$",
+        out,
+        re.M,
+    )
+    assert failed, out
+    for seed, path, line, message in failed:
+        assert "expected" in message or "plays" in message or "deal" in message, message
+        kept = Path(path).read_text(encoding="ascii").splitlines()
+        assert 1 <= int(line) <= len(kept)  # the line named exists in the kept transcript
+        assert f"SEED {seed}" in kept[:6]
+    assert out.rstrip().endswith("FAILED")
+
+
+@pytest.mark.emulator
+def test_the_failure_names_the_engine_expectation(atari800: str, tmp_path: Path) -> None:
+    variant, old, new = ALTERATIONS["policy-rescue-threshold"]
+    listing = tmp_path / "A.LST"
+    listing.write_text(altered(variant, old, new), encoding="ascii")
+    plan = Plan((program_launch(listing, 1),), (52,), (1,))
+    verification = verify(plan, tmp_path / "work", jobs=1)
+    (result,) = verification.results
+    assert not result.ok and result.error is not None
+    # seed 1: the engine rescues with the 2 of hearts; the altered threshold draws.
+    assert result.error.endswith("the policy plays 'M T3 AH 2H', found 'M S W TC'")
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize(
+    ("before", "error"),
+    [
+        # after the deal is laid out and its header written, before it is played
+        ("GOSUB 500", "the deal did not finish: not finished within 30 emulated seconds"),
+        # after deal 2's transcript is closed, before deal 3's is opened
+        ("K9=K9+1", "no transcript: not finished within 30 emulated seconds"),
+    ],
+    ids=["in-the-deal", "between-deals"],
+)
+def test_a_hung_program_fails_on_time_and_the_other_seeds_still_run(
+    atari800: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], before: str, error: str
+) -> None:
+    program = tmp_path / "HANG.LST"
+    program.write_text(hanging_on_seed(1, 3, before), encoding="ascii")
+    status, report = _json_run(
+        capsys, "--program", str(program), "--seeds", "1-5", "--deal-seconds", "30", "--jobs", "1"
+    )
+    assert status == 1 and report["ok"] is False
+    results = report["results"]
+    assert isinstance(results, list)
+    assert [(r["seed"], r["ok"]) for r in results] == [
+        (1, True), (2, True), (3, False), (4, True), (5, True)
+    ]  # fmt: skip
+    assert results[2]["error"].startswith(error)
+    log = re.search(r"emulator log: (\S+)\)", results[2]["error"])
+    assert log is not None and Path(log.group(1)).is_file()
+
+
+@pytest.mark.emulator
+def test_a_basic_error_in_a_deal_fails_that_deal(
+    atari800: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Division by zero in deal 2, while it is played: the program's TRAP writes
+    # "ERROR 11 AT SEED 2" in MFDONE.TXT and ends; deals 3 and 4 get a new boot.
+    program = tmp_path / "ERR.LST"
+    program.write_text(trapped_on_seed(2, 2, "GOSUB 500", "Z9=1/0"), encoding="ascii")
+    status, report = _json_run(capsys, "--program", str(program), "--seeds", "1-4", "--jobs", "1")
+    assert status == 1
+    results = report["results"]
+    assert isinstance(results, list)
+    assert [(r["seed"], r["ok"]) for r in results] == [(1, True), (2, False), (3, True), (4, True)]
+    assert results[1]["error"] == (
+        "the program stopped in this deal: ERROR 11 AT SEED 2 (in MFDONE.TXT)"
+    )
+
+
+@pytest.mark.emulator
+def test_a_program_that_never_starts_a_deal_fails_fast(
+    atari800: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    program = tmp_path / "LOOP.LST"
+    program.write_text("10 GOTO 10\n", encoding="ascii")
+    status, report = _json_run(
+        capsys, "--program", str(program), "--seeds", "1-5", "--deal-seconds", "2", "--jobs", "1"
+    )
+    assert status == 1
+    results = report["results"]
+    assert isinstance(results, list)
+    assert [r["ok"] for r in results] == [False] * 5
+    assert all("no transcript" in r["error"] for r in results[:3])
+    assert all(r["error"].startswith("not run: the program stopped in 3") for r in results[3:])
+
+
+def test_a_crashing_emulator_is_a_failure_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = tmp_path / "atari800"
+    fake.write_text("#!/bin/sh\necho 'segmentation fault (pretend)'\nexit 139\n")
+    fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("A8_ATARI800", str(fake))
+    program = tmp_path / "P.LST"
+    program.write_text('10 PRINT "HI"\n', encoding="ascii")
+    status = main(["verify", "--program", str(program), "--seeds", "1-2", "--keep", str(tmp_path)])
+    assert status == 1
+    out = capsys.readouterr().out
+    assert "FAILED variant ?, deck 52, seed 1: no transcript: the emulator exited" in out
+    logs = list(tmp_path.glob("program-d52/boot-1.log"))
+    assert logs and "segmentation fault (pretend)" in logs[0].read_text()
+
+
+@pytest.mark.emulator
+@pytest.mark.slow
+def test_main_job_builds_the_disk_and_verifies_both_variants(
+    atari800: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)  # the disk's default path is relative: atr/MACHFSOL.ATR
+    assert main_job(seeds=2) == 0
+    out = capsys.readouterr().out
+    disk = tmp_path / "atr" / "MACHFSOL.ATR"
+    assert disk.is_file()
+    assert "4 of 4 deals verified" in out
+    assert out.rstrip().endswith(f"the game disk: {disk}")
+    # The disk it leaves verifies again from a relative path.
+    assert main(["verify", "--disk", "atr/MACHFSOL.ATR", "--variant", "1", "--seeds", "3"]) == 0
+
+
+def test_deal_result_json_has_the_documented_keys() -> None:
+    result = DealResult(variant=1, deck=52, seed=1, ok=True, outcome="WON", deal_jiffies=3)
+    data = result.as_json()
+    assert list(data)[:7] == [
+        "variant", "deck", "seed", "ok", "result", "on_foundations", "moves"
+    ]  # fmt: skip
+    assert data["deal_jiffies"] == 3 and data["game_jiffies"] is None
+
+
+@pytest.mark.emulator
+def test_keyboard_game_in_the_json_report(
+    atari800: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, report = _json_run(capsys, "--variant", "2", "--seeds", "1", "--keyboard")
+    assert status == 0 and report["ok"] is True
+    assert report["keyboard"] == [
+        {"variant": 2, "seed": 277, "moves": 74, "ok": True, "differences": []}
+    ]
+
+
+def test_keyboard_with_a_program_needs_its_variant(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    program = tmp_path / "P.LST"
+    program.write_text('10 PRINT "HI"\n', encoding="ascii")
+    assert main(["verify", "--program", str(program), "--keyboard"]) == 2
+    assert "say which variant it is" in capsys.readouterr().err
+
+
+def test_a_keep_folder_that_cannot_be_made_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a_file = tmp_path / "F"
+    a_file.write_text("")
+    assert main(["verify", "--seeds", "1", "--keep", str(a_file / "sub")]) == 2
+    assert capsys.readouterr().err == (
+        f"machfsol: --keep {a_file / 'sub'}: cannot make the folder: Not a directory\n"
+    )

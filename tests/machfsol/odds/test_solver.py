@@ -1,0 +1,174 @@
+"""The solver: known answers on explicit deals, lines that replay, agreement between the
+reduced searches and the plain move-by-move search, never weaker than autoplay."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from machfsol.engine.autoplay import greedy_move, greedy_raw_move, play, policy_move
+from machfsol.engine.checker import CheckError, check_bytes
+from machfsol.engine.deal import deal, parse_order
+from machfsol.engine.rules import Position, variant
+from machfsol.engine.transcript import Player
+from machfsol.odds.solver import Verdict, replay, search, solve, solve_seed, transcript
+
+FIXTURES = Path(__file__).parent / "fixtures" / "solver_deals.json"
+DEALS: list[dict[str, Any]] = json.loads(FIXTURES.read_text())["deals"]
+CASES = [(d, v) for d in DEALS for v in d["variants"]]
+
+
+def _id(case: tuple[dict[str, Any], int]) -> str:
+    return f"{case[0]['name']}-v{case[1]}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
+def test_known_answers(case: tuple[dict[str, Any], int]) -> None:
+    entry, number = case
+    order = parse_order(entry["order"])
+    expected = Verdict(entry["verdict"])
+    for plain in (False, True):
+        assert search(order, number, plain=plain).verdict is expected
+    solution = solve(order, number)
+    assert solution.verdict is expected
+    game = variant(number)
+    if entry.get("policy_loses"):
+        assert not play(Position(order, game), policy_move).is_won()
+        assert not solution.by_policy
+    if entry.get("greedy_loses"):
+        assert not play(Position(order, game), greedy_raw_move).is_won()
+    if solution.won:
+        report = check_bytes(transcript(order, number, solution, None).encode(), entry["name"])
+        assert report.outcome.value == "WON"
+
+
+def test_variant_2_win_needs_a_move_greedy_would_not_make() -> None:
+    entry = next(d for d in DEALS if d["name"] == "variant-2-non-greedy-choice-wins")
+    order = parse_order(entry["order"])
+    solution = search(order, 2)
+    assert solution.won
+    position = Position(order, variant(2))
+    differs = []
+    for move in solution.moves:
+        if greedy_move(position) != move:
+            differs.append(move)
+        position.push(move)
+    assert position.is_won()
+    assert differs  # greedy alone loses, so the line must leave greedy somewhere
+
+
+def test_lost_deal_has_no_transcript() -> None:
+    entry = DEALS[0]
+    order = parse_order(entry["order"])
+    solution = solve(order, 1)
+    assert solution.verdict is Verdict.LOST and solution.moves == ()
+    with pytest.raises(ValueError, match="only a won deal"):
+        transcript(order, 1, solution, None)
+
+
+def test_node_limit_gives_unknown() -> None:
+    # Seed 2 of the 52-card deck, variant 1: autoplay loses and the search needs more
+    # than a handful of states either way.
+    order = deal(2, 52)
+    assert search(order, 1, node_limit=5).verdict is Verdict.UNKNOWN
+
+
+@pytest.mark.parametrize("number", [1, 2])
+@pytest.mark.parametrize("size", [20, 24, 28])
+def test_reduced_search_agrees_with_plain_search(number: int, size: int) -> None:
+    for seed in range(1, 41):
+        order = deal(seed, size)
+        reduced = search(order, number)
+        plain = search(order, number, plain=True)
+        assert reduced.verdict is plain.verdict, seed
+        assert reduced.verdict is not Verdict.UNKNOWN
+
+
+@pytest.mark.parametrize("number", [1, 2])
+@pytest.mark.parametrize("size", [20, 28, 36, 44, 52])
+def test_never_weaker_than_autoplay(number: int, size: int) -> None:
+    """Every deal autoplay wins, the search (without the autoplay shortcut) does not
+    call lost; solve() wins it."""
+    game = variant(number)
+    for seed in range(1, 16):
+        order = deal(seed, size)
+        if play(Position(order, game), policy_move).is_won():
+            assert solve(order, game).won
+            assert search(order, game, node_limit=20_000).verdict is not Verdict.LOST, seed
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(min_value=1, max_value=2_147_483_646),
+    number=st.sampled_from([1, 2]),
+    size=st.sampled_from([20, 24, 28, 32]),
+)
+def test_solutions_replay_as_valid_transcripts(seed: int, number: int, size: int) -> None:
+    solution = solve_seed(seed, number, size, node_limit=20_000)
+    if solution.won:
+        order = deal(seed, size)
+        assert replay(order, number, solution.moves).is_won()
+        text = transcript(order, number, solution, seed)
+        report = check_bytes(text.encode(), f"seed {seed}")
+        assert report.outcome.value == "WON" and report.seed == seed
+
+
+def _searched_win(number: int, size: int) -> tuple[int, str]:
+    """A deal the policy loses and the search wins, with its transcript."""
+    for seed in range(1, 300):
+        solution = solve_seed(seed, number, size)
+        if solution.won and not solution.by_policy:
+            return seed, transcript(deal(seed, size), number, solution, seed)
+    raise AssertionError("no searched win in 300 deals")
+
+
+@pytest.mark.parametrize(("number", "size"), [(1, 40), (2, 52)])
+def test_solver_lines_are_player_solver_and_mutations_fail(number: int, size: int) -> None:
+    seed, text = _searched_win(number, size)
+    assert "\nPLAYER SOLVER\n" in text
+    report = check_bytes(text.encode(), "solver.txt")
+    assert report.player is Player.SOLVER and report.outcome.value == "WON"
+    lines = text.splitlines(keepends=True)
+    moves = [i for i, line in enumerate(lines) if line.startswith("M ")]
+    forced = [i for i, line in enumerate(lines) if line.startswith("F ")]
+    mutations = {
+        "a move deleted": lines[: moves[3]] + lines[moves[3] + 1 :],
+        "a forced step deleted": lines[: forced[-1]] + lines[forced[-1] + 1 :],
+        "two moves swapped": [
+            *lines[: moves[1]],
+            lines[moves[2]],
+            *lines[moves[1] + 1 : moves[2]],
+            lines[moves[1]],
+            *lines[moves[2] + 1 :],
+        ],
+        "the result changed": [*lines[:-1], lines[-1].replace("WON", "LOST")],
+        "another deal": [line.replace(f"SEED {seed}\n", f"SEED {seed + 1}\n") for line in lines],
+    }
+    for what, mutated in mutations.items():
+        assert mutated != lines, what
+        with pytest.raises(CheckError):
+            check_bytes("".join(mutated).encode(), what)
+
+
+NODE_CASES: list[dict[str, Any]] = json.loads(
+    (Path(__file__).parent / "fixtures" / "solver_nodes.json").read_text()
+)["cases"]
+
+
+@pytest.mark.parametrize(
+    "case", NODE_CASES, ids=[f"v{c['variant']}-{c['deck']}-{c['seed']}" for c in NODE_CASES]
+)
+def test_same_states_as_the_solver_that_made_the_table(case: dict[str, Any]) -> None:
+    # docs/ODDS.md's counts were made by an earlier, slower solver; speed-ups must not
+    # change which states are searched (the node counts) nor the answers.
+    solution = search(deal(case["seed"], case["deck"]), case["variant"])
+    assert (solution.verdict.value, solution.nodes, len(solution.moves)) == (
+        case["verdict"],
+        case["nodes"],
+        case["moves"],
+    )

@@ -1,0 +1,188 @@
+"""The Atari BASIC games MACHFSOL.1 and MACHFSOL.2, generated from one source.
+
+Both games live in ``basic_src/machfsol.bas``: one readable Atari BASIC listing with REMs,
+plus a tiny preprocessor syntax for the few places where the variants differ (the rule
+for building on the King piles, and the titles). Keeping one source means a fix to the
+deal, the policy or the screen can never reach one game and miss the other.
+
+Preprocessor syntax (one directive per source line, at the start of the line):
+
+``# text``
+    A source-only comment: dropped from both listings (costs no Atari memory).
+``#V1 NNN statements`` / ``#V2 NNN statements``
+    A BASIC line kept only in the listing of variant 1 (or 2), without the tag.
+everything else
+    A BASIC line (``NNN statements``) kept in both listings. Blank lines are dropped.
+
+With ``strip_remarks=True`` lines that hold nothing but a ``REM`` are dropped too (saving
+Atari memory). A jump to a dropped REM line is redirected to the next line kept, which is
+exactly what Atari BASIC does when it jumps to a REM, so the source keeps the classic style
+of a REM heading at each subroutine's own line number. Every GOTO, GOSUB, THEN, TRAP,
+RESTORE and ON target is checked against the generated listing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from machfsol.errors import MachfsolError
+
+#: The variants the source knows (their King-pile rules differ).
+VARIANTS: tuple[int, ...] = (1, 2)
+
+#: Largest line number Atari BASIC accepts in a program.
+MAX_LINE_NUMBER = 32767
+
+#: Names of the generated programs on the Atari disk, by variant.
+PROGRAM_NAMES: dict[int, str] = {1: "MACHFSOL.1", 2: "MACHFSOL.2"}
+
+_LINE = re.compile(r"^(\d+) ?(.*)$")
+_VARIANT_TAG = re.compile(r"^#V(\d+) (.*)$")
+# Statements that name other lines by number: GOTO/GOSUB n, THEN n, TRAP n, RESTORE n,
+# ON x GOTO a,b,c. A computed target (GOTO X) is not checked: the source does not use one.
+_TARGETS = re.compile(r"\b(?:GOTO|GOSUB|THEN|TRAP|RESTORE)\s*((?:\d+\s*,\s*)*\d+)")
+_TARGET_LISTS = re.compile(r"(\b(?:GOTO|GOSUB|THEN|TRAP|RESTORE)\s*)((?:\d+\s*,\s*)*\d+)")
+
+
+class BasicSourceError(MachfsolError):
+    """The BASIC source or its preprocessor directives are malformed."""
+
+
+@dataclass(frozen=True)
+class SourceLine:
+    """One BASIC line of the source: where it came from and for which variants."""
+
+    place: str
+    number: int
+    text: str
+    variants: frozenset[int]
+
+    @property
+    def is_remark(self) -> bool:
+        """True for a line holding only a REM (safe to strip if nothing jumps to it)."""
+        return self.text.lstrip().startswith("REM")
+
+
+def default_source() -> Path:
+    """The game's source file in the repository (``basic_src/machfsol.bas``)."""
+    return Path(__file__).resolve().parents[3] / "basic_src" / "machfsol.bas"
+
+
+def read_source(path: Path | None = None) -> str:
+    """The text of the BASIC source; BasicSourceError if it is missing or not ASCII."""
+    source = path or default_source()
+    try:
+        return source.read_text(encoding="ascii")
+    except (OSError, UnicodeDecodeError) as error:
+        raise BasicSourceError(f"{source}: cannot read the BASIC source ({error})") from None
+
+
+def parse_source(text: str, name: str = "machfsol.bas") -> list[SourceLine]:
+    """Split the source into BASIC lines, each tagged with the variants that keep it."""
+    lines: list[SourceLine] = []
+    seen: dict[tuple[int, int], str] = {}
+    for index, raw in enumerate(text.splitlines(), start=1):
+        place = f"{name}:{index}"
+        if not raw.strip() or raw.startswith("# ") or raw == "#":
+            continue
+        variants = frozenset(VARIANTS)
+        body = raw
+        if raw.startswith("#"):
+            tag = _VARIANT_TAG.match(raw)
+            if tag is None:
+                raise BasicSourceError(f"{place}: unknown directive {raw.split()[0]!r}")
+            variant = int(tag.group(1))
+            if variant not in VARIANTS:
+                raise BasicSourceError(f"{place}: no variant {variant} (only 1 and 2)")
+            variants = frozenset({variant})
+            body = tag.group(2)
+        match = _LINE.match(body)
+        if match is None:
+            raise BasicSourceError(f"{place}: a BASIC line must start with its line number")
+        number = int(match.group(1))
+        if not 0 <= number <= MAX_LINE_NUMBER:
+            raise BasicSourceError(f"{place}: line number {number} is above {MAX_LINE_NUMBER}")
+        if not body.isascii():
+            raise BasicSourceError(f"{place}: the source must be plain ASCII (use CHR$)")
+        for variant in variants:
+            if (variant, number) in seen:
+                raise BasicSourceError(
+                    f"{place}: line {number} already defined at {seen[(variant, number)]}"
+                )
+            seen[(variant, number)] = place
+        lines.append(SourceLine(place, number, match.group(2), variants))
+    return lines
+
+
+def generate(variant: int, *, strip_remarks: bool = False, source: str | None = None) -> str:
+    """The listing of MACHFSOL.<variant>: BASIC lines in order, ``\\n`` line ends.
+
+    ``source`` is the text of the source (default: basic_src/machfsol.bas). Raises
+    BasicSourceError (naming the source line) on a malformed source.
+    """
+    if variant not in VARIANTS:
+        raise BasicSourceError(f"no variant {variant} (only 1 and 2)")
+    text = read_source() if source is None else source
+    chosen = [line for line in parse_source(text) if variant in line.variants]
+    chosen.sort(key=lambda line: line.number)
+    kept = [line for line in chosen if not (strip_remarks and line.is_remark)]
+    redirect = _redirections(chosen, kept)
+    kept = [_retarget(line, redirect) for line in kept]
+    _check_targets(kept, {line.number for line in kept})
+    return "".join(f"{line.number} {line.text}\n" for line in kept)
+
+
+def _redirections(chosen: list[SourceLine], kept: list[SourceLine]) -> dict[int, int]:
+    """For each dropped line, the line a jump to it really lands on: the next kept one."""
+    kept_numbers = [line.number for line in kept]
+    redirect: dict[int, int] = {}
+    position = 0
+    for line in chosen:
+        while position < len(kept_numbers) and kept_numbers[position] < line.number:
+            position += 1
+        if position < len(kept_numbers) and kept_numbers[position] != line.number:
+            redirect[line.number] = kept_numbers[position]
+    return redirect
+
+
+def _retarget(line: SourceLine, redirect: dict[int, int]) -> SourceLine:
+    """The line with every jump to a dropped line redirected (string constants untouched)."""
+    if not redirect or line.is_remark:
+        return line
+
+    def fix_list(match: re.Match[str]) -> str:
+        def fix_number(number: re.Match[str]) -> str:
+            return str(redirect.get(int(number.group()), int(number.group())))
+
+        return match.group(1) + re.sub(r"\d+", fix_number, match.group(2))
+
+    parts = re.split(r'("[^"]*"?)', line.text)
+    for index in range(0, len(parts), 2):  # even parts are outside string constants
+        parts[index] = _TARGET_LISTS.sub(fix_list, parts[index])
+    return SourceLine(line.place, line.number, "".join(parts), line.variants)
+
+
+def _check_targets(lines: list[SourceLine], numbers: set[int]) -> None:
+    """Every line number a statement jumps to must exist in the generated listing."""
+    for line in lines:
+        if line.is_remark:
+            continue
+        for match in _TARGETS.finditer(_without_strings(line.text)):
+            for target in re.findall(r"\d+", match.group(1)):
+                # TRAP 40000 (any number above the last line) is the idiom for "TRAP off".
+                if int(target) not in numbers and int(target) <= MAX_LINE_NUMBER:
+                    raise BasicSourceError(
+                        f"{line.place}: line {line.number} jumps to missing line {target}"
+                    )
+
+
+def _without_strings(text: str) -> str:
+    """The statement text with string constants blanked (they may contain 'GOTO 5')."""
+    return re.sub(r'"[^"]*"?', '""', text)
+
+
+def to_atascii(listing: str) -> bytes:
+    """The listing as ATASCII bytes (0x9B line ends), ready for ENTER or the tokenizer."""
+    return listing.replace("\n", "\x9b").encode("latin-1")

@@ -1,0 +1,57 @@
+"""``machfsol build``: the game disk atr/MACHFSOL.ATR.
+
+The disk is an ordinary DOS 2.0S single-density disk holding the two tokenized
+programs MACHFSOL.1 and MACHFSOL.2 (the eight-character name, the variant as the
+extension: ``MACHFSOL1`` would be nine characters, which DOS 2 refuses), with the
+boot menu of :mod:`a8.disk.boot` in sectors 1-3 so that it boots straight into the
+games on a machine with BASIC.
+
+The programs are generated from basic_src/ by :mod:`machfsol.atari.basic_game` and
+tokenized by :mod:`a8.basic`. Nothing here depends on the time or the machine, so
+the same sources always give a byte-identical image; the tests check that the
+committed atr/MACHFSOL.ATR is the image the current sources give.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from a8.basic import tokenize
+from a8.disk.boot import MenuEntry, install_boot_menu
+from a8.disk.dos2 import Density, Dos2Disk, FileName
+from machfsol.atari.basic_game import PROGRAM_NAMES, VARIANTS, generate
+
+DEFAULT_OUTPUT = Path("atr/MACHFSOL.ATR")
+DISK_TITLE = "MAChFsol"
+
+
+def title_of(variant: int) -> str:
+    """The menu line of a variant (the menu puts its key in front)."""
+    return f"MAChFsol {variant}"
+
+
+def file_name_of(variant: int) -> FileName:
+    return FileName.parse(PROGRAM_NAMES[variant])
+
+
+def game_programs() -> dict[int, bytes]:
+    """The SAVE file of each variant, as if BASIC had saved it under its disk name."""
+    programs = {}
+    for variant in VARIANTS:
+        name = file_name_of(variant)
+        programs[variant] = tokenize(
+            generate(variant),
+            file=f"listing of {name} (machfsol listing {variant})",
+            save_command=f'SAVE "D:{name}"',
+        )
+    return programs
+
+
+def build_disk(programs: dict[int, bytes], source: str = str(DEFAULT_OUTPUT)) -> Dos2Disk:
+    """The game disk holding ``programs`` with its boot menu."""
+    disk = Dos2Disk.new(Density.SINGLE, source)
+    for variant in VARIANTS:
+        disk.add_file(file_name_of(variant), programs[variant])
+    entries = [MenuEntry(file_name_of(v), title_of(v)) for v in VARIANTS]
+    install_boot_menu(disk, entries, DISK_TITLE)
+    return disk

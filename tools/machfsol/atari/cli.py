@@ -1,0 +1,194 @@
+"""The ``machfsol`` commands of the Atari side: ``build``, ``listing`` and ``verify``.
+
+The handlers only read their arguments and call the modules that do the work:
+:mod:`machfsol.atari.build` (the disk), :mod:`machfsol.atari.basic_game` (the listings
+generated from ``basic_src/``) and :mod:`machfsol.atari.verify` (the emulator against the
+engine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from a8.files import write_atomically
+from machfsol.atari.basic_game import VARIANTS, generate, to_atascii
+from machfsol.atari.build import DEFAULT_OUTPUT, build_disk, file_name_of, game_programs
+from machfsol.atari.verify import (
+    DEFAULT_JOBS,
+    DEFAULT_SEEDS,
+    Plan,
+    WorkFolder,
+    disk_launches,
+    game_disk,
+    json_report,
+    keyboard_checks,
+    program_launch,
+    run_with_progress,
+    text_report,
+    without_transcripts,
+)
+from machfsol.atari.verify_batch import DEAL_FRAMES, FRAMES_PER_SECOND, Launch
+from machfsol.engine.cards import Deck
+from machfsol.engine.seed_list import format_seed_list, parse_seed_list
+from machfsol.errors import MachfsolError, UsageError
+
+
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    """Add ``machfsol build``, ``listing`` and ``verify``."""
+    build = subparsers.add_parser("build", help="build the bootable game disk atr/MACHFSOL.ATR")
+    build.add_argument(
+        "-o", "--output", type=Path, default=DEFAULT_OUTPUT, help="disk image to write"
+    )
+    build.set_defaults(handler=cmd_build)
+
+    listing = subparsers.add_parser(
+        "listing",
+        help="write the Atari BASIC listing of MACHFSOL.1 or .2 (generated from basic_src/)",
+    )
+    listing.add_argument("variant", type=int, choices=VARIANTS)
+    listing.add_argument(
+        "-o", "--output", type=Path, help="file to write (default: standard output)"
+    )
+    listing.add_argument(
+        "--atascii",
+        action="store_true",
+        help="ATASCII line ends (0x9B), as ENTER reads it on an Atari or in atari800",
+    )
+    listing.add_argument(
+        "--strip-remarks", action="store_true", help="leave out the lines holding only a REM"
+    )
+    listing.set_defaults(handler=run_listing)
+
+    parser = subparsers.add_parser(
+        "verify",
+        help="play deals on the Atari programs in atari800 and check them against the engine",
+        description="Boot the game disk (or run --program) in atari800, autoplay the deals "
+        "in the games' test mode and replay every transcript on the engine. Exit 0: all "
+        "verified; 1: a deal differs (its seed and first differing line are printed); 2: "
+        "bad arguments. See docs/VERIFY.md.",
+    )
+    parser.add_argument(
+        "--variant", choices=("1", "2", "both"), default="both", help="default: both"
+    )
+    parser.add_argument(
+        "--seeds", default=DEFAULT_SEEDS, help=f"e.g. 1-100 or 5,7,10-12 (default {DEFAULT_SEEDS})"
+    )
+    parser.add_argument("--deck", default="52", help="deck size, or sizes: 52,40 (default 52)")
+    parser.add_argument(
+        "--jobs", type=int, default=DEFAULT_JOBS, help=f"emulators at once (default {DEFAULT_JOBS})"
+    )
+    target = parser.add_mutually_exclusive_group()
+    target.add_argument(
+        "--program",
+        type=Path,
+        metavar="FILE.BAS",
+        help="run this program (SAVE file or listing) instead of the game disk's",
+    )
+    target.add_argument(
+        "--disk",
+        type=Path,
+        metavar="FILE.ATR",
+        help="boot this game disk (default: one built from basic_src/)",
+    )
+    parser.add_argument(
+        "--deal-seconds",
+        type=int,
+        metavar="N",
+        default=DEAL_FRAMES // FRAMES_PER_SECOND,
+        help="emulated seconds a deal may take before it counts as hung (default %(default)s)",
+    )
+    parser.add_argument(
+        "--keep", type=Path, metavar="DIR", help="keep transcripts and emulator logs in DIR"
+    )
+    parser.add_argument(
+        "--keyboard",
+        action="store_true",
+        help="also type a whole game on the keyboard per variant and check the final screen",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(handler=cmd_verify)
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    programs = game_programs()
+    output: Path = args.output
+    disk = build_disk(programs, str(output))
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        folder = output.parent
+        raise MachfsolError(f"{folder}: cannot create the folder: {error.strerror}") from None
+    write_atomically(output, disk.to_bytes())
+    sizes = ", ".join(f"{file_name_of(v)} {len(programs[v])} bytes" for v in VARIANTS)
+    print(f"{output}: {sizes}, {disk.free_sectors} free sectors")
+    return 0
+
+
+def run_listing(args: argparse.Namespace) -> int:
+    text = generate(args.variant, strip_remarks=args.strip_remarks)
+    data = to_atascii(text) if args.atascii else text.encode("ascii")
+    if args.output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        write_atomically(args.output, data)
+    return 0
+
+
+def _decks(text: str) -> tuple[int, ...]:
+    decks: list[int] = []
+    for item in text.split(","):
+        if re.fullmatch(r"\s*[0-9]{1,6}\s*", item) is None:  # ASCII digits: int() reads it
+            raise UsageError(f"--deck {text!r}: give deck sizes like 52 or 52,40")
+        size = Deck(int(item)).size
+        if size not in decks:
+            decks.append(size)
+    return tuple(decks)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    seeds = parse_seed_list(args.seeds)
+    decks = _decks(args.deck)
+    if not 1 <= args.jobs <= 16:
+        raise UsageError(f"--jobs {args.jobs}: give 1 to 16 emulators")
+    if not 1 <= args.deal_seconds <= 3600:
+        raise UsageError(f"--deal-seconds {args.deal_seconds}: give 1 to 3600")
+    variants = (1, 2) if args.variant == "both" else (int(args.variant),)
+    if args.keyboard and args.program is not None and args.variant == "both":
+        raise UsageError("--keyboard with --program: say which variant it is (--variant)")
+    with WorkFolder(args.keep) as work:
+        if args.program is not None:
+            variant = None if args.variant == "both" else variants[0]
+            launches: tuple[Launch, ...] = (program_launch(args.program, variant),)
+            what = str(args.program)
+        else:
+            disk = args.disk if args.disk is not None else game_disk(work.path / "MACHFSOL.ATR")
+            launches = disk_launches(disk, variants)
+            what = str(args.disk) if args.disk is not None else "game disk built from basic_src/"
+        plan = Plan(launches, decks, seeds)
+        if not args.json:
+            print(
+                f"machfsol verify: {what}: {plan.deals} deals "
+                f"(seeds {format_seed_list(seeds)}, deck {args.deck}) on {args.jobs} "
+                f"emulator{'s' if args.jobs > 1 else ''}",
+                flush=True,
+            )
+        verification = run_with_progress(
+            plan, work.path, args.jobs, args.deal_seconds * FRAMES_PER_SECOND
+        )
+        if args.keyboard:
+            typed = keyboard_checks(launches, work.path, jobs=args.jobs)
+            verification = replace(verification, keyboard=typed)
+        work.keep_if(not verification.ok)
+        if work.kept is None:  # the transcripts go with the scratch folder
+            verification = without_transcripts(verification)
+        if args.json:
+            print(json_report(verification))
+        else:
+            print(text_report(verification, work.kept))
+    return 0 if verification.ok else 1

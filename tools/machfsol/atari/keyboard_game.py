@@ -1,0 +1,196 @@
+"""A game typed on the Atari's keyboard, and the table it leaves checked with the engine.
+
+The test mode proves that the programs deal and autoplay like the engine; this proves
+the path a person takes: the game's own keys (docs/GAME.md). A script boots the game,
+asks for a deal with ``N``, types a sequence of moves as a player would (``SPACE`` to
+draw; a source key ``1-8``, ``0`` or ``Q W E R`` then a destination key ``A`` or
+``Q W E R``), and reads the screen at the end (:mod:`machfsol.atari.screen_table`). The same
+moves are made on the engine's :class:`~machfsol.engine.rules.Position`; the two tables must
+be the same card for card.
+
+The moves are not the autoplay policy's: two times out of three a card is played,
+picked among the legal plays by a fixed rule that goes round the list, otherwise a
+card is drawn; so Ace-pile and King-pile moves from the tableau, the discard pile and
+the King piles all come up, including moves the policy would never make.
+
+The machine gets a fixed number of frames after each key (no key is typed while the
+program is busy: a key typed then could be lost). The emulator repeats itself
+exactly, so a game that passes keeps passing unless the program gets much slower:
+both games still pass with 40 frames after a move (150 are given); with 10, keys are
+lost and the check fails, naming the places that differ.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from a8.emu.emulator import EmulatorOptions, run
+from a8.emu.script import Script
+from machfsol.atari.screen_table import KING_KEYS, TableReadError, TableView
+from machfsol.atari.verify_batch import (
+    MIN_FRAMES_PER_WALL_SECOND,
+    PROGRAM_NAME,
+    GameDisk,
+    GameProgram,
+)
+from machfsol.engine.rules import Move, Place, Position, variant
+
+#: Frames after a source key (the program shows what was picked), and after a whole
+#: move (the program moves the card, does the forced steps, redraws the table).
+FRAMES_AFTER_PICK: Final = 30
+FRAMES_AFTER_MOVE: Final = 150
+#: Frames allowed for the boot and the first table, and for a new deal to be drawn.
+START_FRAMES: Final = 60 * 60
+DEAL_FRAMES: Final = 20 * 60
+#: Frames to let the table finish drawing once its status line shows the deal.
+SETTLE_FRAMES: Final = 300
+#: The rule that picks moves goes round the legal moves in steps of this many.
+MOVE_STRIDE: Final = 7
+SCREEN_FILE: Final = "final.png"
+
+
+def keys_of(move: Move) -> str:
+    """The keys that make ``move`` in the game."""
+    if move.is_draw:
+        return " "
+    return _source_key(move.source) + _destination_key(move.destination)
+
+
+def _source_key(place: Place) -> str:
+    if place.is_tableau:
+        return str(place - Place.T1 + 1)
+    if place == Place.W:
+        return "0"
+    if place.is_king_pile:
+        return KING_KEYS[place - Place.KS]
+    raise ValueError(f"no key picks a card from {place.name}")
+
+
+def _destination_key(place: Place) -> str:
+    if place.is_ace_pile:
+        return "A"
+    if place.is_king_pile:
+        return KING_KEYS[place - Place.KS]
+    raise ValueError(f"no key puts a card on {place.name}")
+
+
+def player_moves(position: Position, count: int) -> tuple[Move, ...]:
+    """Up to ``count`` legal moves from ``position`` (see the module docstring);
+    fewer if the game ends. ``position`` itself is not changed."""
+    table = position.copy()
+    moves: list[Move] = []
+    for number in range(count):
+        legal = table.legal_moves()
+        if not legal or table.is_won():
+            break
+        plays = [move for move in legal if not move.is_draw]
+        if plays and (number % 3 != 2 or len(plays) == len(legal)):
+            move = plays[(MOVE_STRIDE * number) % len(plays)]
+        else:
+            move = legal[0] if legal[0].is_draw else legal[-1]
+        table.push(move)
+        moves.append(move)
+    return tuple(moves)
+
+
+@dataclass(frozen=True)
+class KeyboardGame:
+    """A deal and the moves to type in it."""
+
+    variant: int
+    seed: int
+    moves: tuple[Move, ...]
+
+    @classmethod
+    def of_seed(cls, game: int, seed: int, count: int) -> KeyboardGame:
+        return cls(game, seed, player_moves(Position.from_seed(seed, variant(game)), count))
+
+    def expected(self) -> TableView:
+        """The engine's table after the moves."""
+        position = Position.from_seed(self.seed, variant(self.variant))
+        for move in self.moves:
+            position.push(move)
+        return TableView.of_position(position)
+
+    def script(self, launch: GameDisk | GameProgram, screenshot: Path) -> Script:
+        """Start the game, ask for the deal, type the moves, take a picture."""
+        script = (
+            launch.start()
+            .wait_for_text("STOCK", START_FRAMES)
+            .type("N")
+            .wait_for_text("DEAL NUMBER", DEAL_FRAMES)
+            .type(f"{self.seed}\n")
+            .wait_for_text(f"DEAL {self.seed} ", DEAL_FRAMES)
+            .wait(SETTLE_FRAMES)
+        )
+        for move in self.moves:
+            keys = keys_of(move)
+            if len(keys) == 2:
+                script = script.type(keys[0]).wait(FRAMES_AFTER_PICK)
+            script = script.type(keys[-1]).wait(FRAMES_AFTER_MOVE)
+        return script.screenshot(str(screenshot))
+
+
+@dataclass(frozen=True)
+class KeyboardCheck:
+    """The table the screen showed after a keyboard game, against the engine's."""
+
+    game: KeyboardGame
+    expected: TableView
+    shown: TableView | None
+    #: Places that differ, or why the screen could not be read (empty: all is well).
+    differences: tuple[str, ...]
+    screen_text: tuple[str, ...]
+    screenshot: Path | None
+
+    @property
+    def ok(self) -> bool:
+        return not self.differences
+
+
+def play_on_keyboard(
+    game: KeyboardGame,
+    launch: GameDisk | GameProgram,
+    *,
+    folder: Path | None = None,
+    options: EmulatorOptions | None = None,
+) -> KeyboardCheck:
+    """Type ``game`` into the program of ``launch`` in atari800 and compare the tables.
+
+    The screenshot (PNG) is kept in ``folder`` when one is given.
+    """
+    with tempfile.TemporaryDirectory(prefix="mfkeys-") as scratch:
+        work = folder if folder is not None else Path(scratch)
+        hdir = work / "h"
+        hdir.mkdir(parents=True, exist_ok=True)
+        if isinstance(launch, GameProgram):
+            (hdir / PROGRAM_NAME).write_bytes(launch.program)
+        script = game.script(launch, work / SCREEN_FILE)
+        frames = script.input_frames()
+        base = options if options is not None else EmulatorOptions()
+        emulator = EmulatorOptions(
+            machine=base.machine,
+            tv=base.tv,
+            os_rom=base.os_rom,
+            basic_rom=base.basic_rom,
+            disk=launch.path if isinstance(launch, GameDisk) else None,
+            hdir=hdir,
+            timeout_s=120.0
+            + (frames + START_FRAMES + 2 * DEAL_FRAMES) / MIN_FRAMES_PER_WALL_SECOND,
+        )
+        result = run(emulator, script)
+        expected = game.expected()
+        if not result.screens:
+            problem = f"no screen to read: the emulator run ended ({result.reason})"
+            return KeyboardCheck(game, expected, None, (problem,), (), None)
+        lines = tuple(result.screens[-1].text_lines())
+        screenshot = work / SCREEN_FILE if folder is not None else None
+        try:
+            shown = TableView.read(lines)
+        except TableReadError as error:
+            return KeyboardCheck(game, expected, None, (str(error),), lines, screenshot)
+        differences = tuple(shown.differences(expected))
+        return KeyboardCheck(game, expected, shown, differences, lines, screenshot)

@@ -1,0 +1,217 @@
+"""Running the Atari games' test mode in the emulator and collecting what they write.
+
+MACHFSOL.1 and MACHFSOL.2 look for ``H1:MFTEST.CFG`` when they start. On a real
+machine there is no H: device, the OPEN fails, TRAP catches it and the game starts.
+In the emulator the harness maps H1: to a folder holding that file; the program then
+autoplays the deals it lists with its own BASIC copy of the engine's policy and writes
+one transcript per deal (``T1.TXT``, ``T2.TXT`` ...) in the docs/TRANSCRIPT.md format,
+then ``MFDONE.TXT`` (``DONE <deals> FRE <bytes> MEMLO <address>`` or
+``ERROR <code> AT <line>``).
+
+Configuration format (ATASCII lines)::
+
+    MFTEST 1            the magic line (format version 1)
+    DECK 52             deck size for the SEED lines that follow
+    SEED 12345          autoplay this deal and write its transcript
+    END
+
+By default the program is loaded by typing ``ENTER "H1:MACHFSOL.LST"`` into the
+emulator's BASIC, so that BASIC's own tokenizer reads the listing; the copy put in the
+folder ends with an immediate ``RUN`` line, which BASIC executes as soon as ENTER
+reaches it. With ``tokenized=True`` the listing goes through ``a8.basic.tokenize``
+instead (the program as the game disk carries it) and is started with
+``RUN "H1:MACHFSOL.BAS"``.
+
+With ``memlo`` the harness first raises MEMLO (743-744) to that address and types
+``NEW``, which is when BASIC takes its LOMEM from MEMLO: the program then loads and runs
+above a reserved low memory exactly as it would above a resident DOS of that size. This
+is how the free memory with DOS 2.5 is measured without Atari's DOS itself (the H:
+device of atari800 lives in the emulator, not in Atari RAM; docs/GAME.md).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from a8.basic import tokenize
+from a8.emu.emulator import EmulatorOptions, run
+from a8.emu.script import Script
+from machfsol.atari import basic_game
+from machfsol.engine.cards import Deck
+from machfsol.engine.deal import validate_seed
+from machfsol.errors import MachfsolError
+
+CONFIG_NAME = "MFTEST.CFG"
+DONE_NAME = "MFDONE.TXT"
+LISTING_NAME = "MACHFSOL.LST"
+PROGRAM_NAME = "MACHFSOL.BAS"
+MAGIC = "MFTEST 1"
+EOL = b"\x9b"
+
+#: Frames to let the machine boot before typing (BASIC's prompt is up well before).
+BOOT_FRAMES = 120
+#: Emulated frames allowed per deal (a 52-card game takes well under 30 s).
+FRAMES_PER_DEAL = 60 * 60
+#: Frames allowed for loading and setting up (ENTER of the listing takes about 2,400).
+START_FRAMES = 2 * 60 * 60
+#: Frames for ``POKE 743,..:POKE 744,..:NEW`` to finish before the load command is typed.
+RESERVE_FRAMES = 60
+#: Lowest and highest MEMLO a reservation may ask for: the OS's own $0700 (no DOS) up to
+#: well below the program's need (any higher and the program cannot load at all).
+MEMLO_RANGE = range(0x0700, 0x8000)
+#: MEMLO to measure "with DOS 2.5 loaded" at. Mapping the Atari gives 7420 ($1CFC) for
+#: DOS 2.0S with its default buffers; DOS 2.5's FMS is a little larger (figures around
+#: $1F7C are quoted, not confirmed here from a primary source). $2000 is at or above
+#: either, so the free memory measured there is a floor for DOS 2.5 with default buffers.
+DOS25_MEMLO_BOUND = 0x2000
+
+
+class AtariTestModeError(MachfsolError):
+    """The Atari program did not finish its test run, or reported an error."""
+
+
+@dataclass(frozen=True)
+class TestModeRun:
+    """What one emulator run of the test mode produced."""
+
+    #: The transcripts, in the order of the SEED lines (raw ATASCII bytes).
+    transcripts: tuple[bytes, ...]
+    #: FRE(0) when the program finished: bytes free with the program and its arrays.
+    free_bytes: int
+    #: MEMLO (743-744) in that run: where BASIC's memory starts ($0700 with no DOS, or
+    #: the address reserved with ``memlo=``).
+    memlo: int
+    #: Emulated frames the run took.
+    frames: int
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One deal to autoplay: a deck size and a seed."""
+
+    deck_size: int
+    seed: int
+
+
+def config_text(deals: Sequence[Deal]) -> bytes:
+    """The MFTEST.CFG file for these deals (ATASCII line ends)."""
+    lines = [MAGIC]
+    deck_size = None
+    for item in deals:
+        Deck(item.deck_size)
+        validate_seed(item.seed)
+        if item.deck_size != deck_size:
+            deck_size = item.deck_size
+            lines.append(f"DECK {deck_size}")
+        lines.append(f"SEED {item.seed}")
+    lines.append("END")
+    return EOL.join(line.encode("ascii") for line in lines) + EOL
+
+
+def run_test_mode(
+    variant: int,
+    deck_size: int,
+    seeds: Sequence[int],
+    *,
+    listing: str | None = None,
+    tokenized: bool = False,
+    folder: Path | None = None,
+    options: EmulatorOptions | None = None,
+    memlo: int | None = None,
+) -> TestModeRun:
+    """Run MACHFSOL.<variant> on these seeds of one deck size (see :func:`run_deals`)."""
+    deals = [Deal(deck_size, seed) for seed in seeds]
+    return run_deals(
+        variant,
+        deals,
+        listing=listing,
+        tokenized=tokenized,
+        folder=folder,
+        options=options,
+        memlo=memlo,
+    )
+
+
+def run_deals(
+    variant: int,
+    deals: Sequence[Deal],
+    *,
+    listing: str | None = None,
+    tokenized: bool = False,
+    folder: Path | None = None,
+    options: EmulatorOptions | None = None,
+    memlo: int | None = None,
+) -> TestModeRun:
+    """Run MACHFSOL.<variant> in atari800 on these deals; return what it wrote.
+
+    ``listing`` defaults to the generated program; ``tokenized`` loads it as the SAVE
+    file a8.basic makes rather than through ENTER; ``folder`` (the H1: folder) defaults
+    to a temporary one; ``memlo`` reserves low memory up to that address first, as a
+    resident DOS would. Raises AtariTestModeError when the program reports an error or
+    does not finish in time.
+    """
+    if memlo is not None and memlo not in MEMLO_RANGE:
+        raise AtariTestModeError(
+            f"MEMLO ${memlo:04X} is outside ${MEMLO_RANGE.start:04X}-${MEMLO_RANGE.stop - 1:04X}"
+        )
+    seeds = [item.seed for item in deals]
+    program = listing if listing is not None else basic_game.generate(variant)
+    with tempfile.TemporaryDirectory(prefix="mftest-") as scratch:
+        hdir = folder if folder is not None else Path(scratch)
+        hdir.mkdir(parents=True, exist_ok=True)
+        for stale in [*hdir.glob("T*.TXT"), hdir / DONE_NAME]:
+            stale.unlink(missing_ok=True)
+        if tokenized:
+            (hdir / PROGRAM_NAME).write_bytes(tokenize(program))
+            command = f'RUN "H1:{PROGRAM_NAME}"\n'
+        else:
+            (hdir / LISTING_NAME).write_bytes(basic_game.to_atascii(program) + b"RUN" + EOL)
+            command = f'ENTER "H1:{LISTING_NAME}"\n'
+        (hdir / CONFIG_NAME).write_bytes(config_text(deals))
+        budget = START_FRAMES + FRAMES_PER_DEAL * len(seeds)
+        base = options if options is not None else EmulatorOptions()
+        emulator = EmulatorOptions(
+            machine=base.machine,
+            tv=base.tv,
+            basic=True,
+            os_rom=base.os_rom,
+            basic_rom=base.basic_rom,
+            hdir=hdir,
+            timeout_s=max(base.timeout_s, 60.0 + budget / 600),
+            turbo=base.turbo,
+        )
+        script = Script().wait(BOOT_FRAMES)
+        if memlo is not None:
+            script = script.type(f"POKE 743,{memlo % 256}:POKE 744,{memlo // 256}:NEW\n")
+            script = script.wait(RESERVE_FRAMES)
+        script = script.type(command).wait_for_file(DONE_NAME, budget)
+        result = run(emulator, script)
+        done = hdir / DONE_NAME
+        if not done.exists():
+            raise AtariTestModeError(
+                f"MACHFSOL.{variant} wrote no {DONE_NAME} in {budget} frames "
+                f"(emulator: {result.reason})"
+            )
+        report = done.read_bytes().replace(EOL, b"\n").decode("latin-1").split()
+        if report[:1] != ["DONE"] or len(report) != 6:
+            raise AtariTestModeError(f"MACHFSOL.{variant} reported: {' '.join(report)}")
+        transcripts = []
+        for number in range(1, len(seeds) + 1):
+            path = hdir / f"T{number}.TXT"
+            if not path.exists():
+                raise AtariTestModeError(f"MACHFSOL.{variant} wrote no {path.name}")
+            transcripts.append(path.read_bytes())
+        reported_memlo = int(report[5])
+        if memlo is not None and reported_memlo != memlo:
+            raise AtariTestModeError(
+                f"MACHFSOL.{variant} ran with MEMLO {reported_memlo}, not the {memlo} reserved"
+            )
+        return TestModeRun(
+            transcripts=tuple(transcripts),
+            free_bytes=int(report[3]),
+            memlo=reported_memlo,
+            frames=result.frames,
+        )

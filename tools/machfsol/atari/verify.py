@@ -1,0 +1,427 @@
+"""``machfsol verify``: do the Atari programs play every deal exactly like the engine?
+
+The command boots the game disk in atari800 (or runs the program a user gives, so an
+edited BASIC can be tested before it goes on a disk), lets the program autoplay the
+chosen deals in its test mode, and replays every transcript it writes on the Python
+engine (:mod:`machfsol.engine.checker`). One emulator boot plays many deals
+(:mod:`machfsol.atari.verify_batch`); ``--jobs`` emulators run side by side, each on its own
+share of the seeds.
+
+Nothing can hang it: every deal has a budget of emulated time, every emulator a
+wall-clock limit after which it is killed. A deal that fails, for whatever reason, is
+reported with its seed and the first line where the program and the engine part ways;
+the transcripts and the emulator logs are kept for a look (the folder is printed).
+
+Exit status: 0 when every deal is verified, 1 when any deal fails, 2 for a bad
+command line (seeds, deck, variant).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Final
+
+from a8.basic import tokenize
+from a8.basic.program import Program
+from a8.emu.emulator import EmulatorOptions, find_atari800
+from a8.files import write_atomically
+from machfsol.atari.build import DEFAULT_OUTPUT, build_disk, game_programs
+from machfsol.atari.keyboard_game import KeyboardCheck, KeyboardGame, play_on_keyboard
+from machfsol.atari.verify_batch import (
+    DEAL_FRAMES,
+    FRAMES_PER_SECOND,
+    Batch,
+    BatchOutcome,
+    DealResult,
+    GameDisk,
+    GameProgram,
+    Launch,
+    deals_finished,
+    run_batch,
+)
+from machfsol.errors import UsageError
+
+DEFAULT_SEEDS: Final = "1-100"
+DEFAULT_JOBS: Final = 2
+#: More deals than this per boot gains nothing (boot and load take about one deal).
+MAX_DEALS_PER_BOOT: Final = 40
+#: After this many deals of one program and deck stopped it (a hang, an error, a
+#: crash), the rest are not tried: a program that never gets through a deal fails fast.
+MAX_STOPPED: Final = 3
+#: Failures printed in full; the others are counted (--json has them all).
+SHOWN_FAILURES: Final = 10
+#: The main job's default: this many seeds of each variant, 52 cards.
+MAIN_SEEDS: Final = 20
+#: The deal typed on the keyboard for each variant (``--keyboard``), played to its end
+#: by :func:`machfsol.atari.keyboard_game.player_moves`: these deals (52 cards) bring every
+#: kind of move (draw; tableau, discard and King-pile cards to Ace and King piles).
+KEYBOARD_GAMES: Final = {1: 289, 2: 277}
+#: Enough moves for any game to end (a game ends within 3N moves).
+KEYBOARD_MOVES: Final = 3 * 52
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to verify: programs (one per variant, or the user's), decks and seeds."""
+
+    launches: tuple[Launch, ...]
+    decks: tuple[int, ...]
+    seeds: tuple[int, ...]
+
+    @property
+    def deals(self) -> int:
+        return len(self.launches) * len(self.decks) * len(self.seeds)
+
+    def batches(self, jobs: int) -> list[Batch]:
+        """The deals cut into boots: every emulator busy, no boot longer than needed."""
+        per_boot = min(MAX_DEALS_PER_BOOT, max(1, math.ceil(self.deals / jobs)))
+        batches: list[Batch] = []
+        for launch in self.launches:
+            for deck in self.decks:
+                count = math.ceil(len(self.seeds) / per_boot)
+                size = math.ceil(len(self.seeds) / count)
+                for start in range(0, len(self.seeds), size):
+                    batches.append(Batch(launch, deck, self.seeds[start : start + size]))
+        return batches
+
+
+@dataclass(frozen=True)
+class Verification:
+    """Every deal's verdict, in plan order, and how long it all took."""
+
+    results: tuple[DealResult, ...]
+    seconds: float
+    #: The keyboard games typed (``--keyboard``), one per variant.
+    keyboard: tuple[KeyboardCheck, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return all(result.ok for result in self.results) and all(c.ok for c in self.keyboard)
+
+    @property
+    def failures(self) -> tuple[DealResult, ...]:
+        return tuple(result for result in self.results if not result.ok)
+
+    def deals_per_minute(self) -> float:
+        return 60.0 * len(self.results) / self.seconds if self.seconds > 0 else 0.0
+
+
+# ------------------------------------------------------------------ what to run
+
+
+def game_disk(path: Path) -> Path:
+    """Write the game disk (same bytes as ``machfsol build``) to ``path``."""
+    write_atomically(path, build_disk(game_programs(), str(path)).to_bytes())
+    return path
+
+
+def disk_launches(disk: Path, variants: Sequence[int]) -> tuple[Launch, ...]:
+    if not disk.is_file():
+        raise UsageError(f"{disk}: disk image not found")
+    # atari800 runs in a scratch folder: a relative path would not find the disk there
+    return tuple(GameDisk(disk.resolve(), variant) for variant in variants)
+
+
+def program_launch(path: Path, variant: int | None) -> GameProgram:
+    """The user's program: a SAVE file as it is, or a listing tokenized here."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise UsageError(f"{path}: cannot read the program: {error.strerror}") from None
+    if data[:2] == b"\x00\x00":  # a SAVE file starts with LOMEM, always 0
+        Program.from_bytes(data, file=str(path))
+        return GameProgram(data, str(path), variant)
+    return GameProgram(tokenize(data, file=str(path)), str(path), variant)
+
+
+# ------------------------------------------------------------------ running
+
+
+def verify(
+    plan: Plan,
+    work: Path,
+    *,
+    jobs: int = DEFAULT_JOBS,
+    deal_frames: int = DEAL_FRAMES,
+    options: EmulatorOptions | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Verification:
+    """Run ``plan`` on ``jobs`` emulators; transcripts and logs go under ``work``.
+
+    ``progress`` is called now and then with the number of deals finished so far.
+    """
+    find_atari800()  # a missing emulator is one error for all, not one per deal
+    started = time.monotonic()
+    queue = deque(plan.batches(jobs))
+    stopped: dict[str, int] = {}
+    results: list[DealResult] = []
+    running: dict[Future[BatchOutcome], tuple[Batch, Path]] = {}
+    boots = 0
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        while queue or running:
+            while queue and len(running) < jobs:
+                batch = queue.popleft()
+                boots += 1
+                folder = work / batch.group / f"run{boots}"
+                future = pool.submit(
+                    run_batch, batch, folder, deal_frames=deal_frames, options=options
+                )
+                running[future] = (batch, folder)
+            finished, _ = wait(running, timeout=0.25, return_when=FIRST_COMPLETED)
+            for future in finished:
+                batch, folder = running.pop(future)
+                try:
+                    outcome = future.result()
+                except OSError as error:  # the scratch folder, not the program, failed
+                    reason = f"cannot run the emulator: {error}"
+                    outcome = BatchOutcome(
+                        tuple(_not_run(batch, seed, reason) for seed in batch.seeds),
+                        (),
+                        folder,
+                    )
+                results += outcome.results
+                stopped[batch.group] = stopped.get(batch.group, 0) + outcome.stopped
+                if outcome.leftover and stopped[batch.group] >= MAX_STOPPED:
+                    reason = (
+                        f"not run: the program stopped in {MAX_STOPPED} deals of this deck already"
+                    )
+                    results += [_not_run(batch, seed, reason) for seed in outcome.leftover]
+                elif outcome.leftover:
+                    queue.appendleft(Batch(batch.launch, batch.deck, outcome.leftover))
+            if progress is not None:
+                progress(len(results) + sum(deals_finished(f) for _b, f in running.values()))
+    return Verification(_in_plan_order(plan, results), time.monotonic() - started)
+
+
+def _not_run(batch: Batch, seed: int, reason: str) -> DealResult:
+    return DealResult(
+        variant=batch.launch.variant, deck=batch.deck, seed=seed, ok=False, error=reason
+    )
+
+
+def _in_plan_order(plan: Plan, results: list[DealResult]) -> tuple[DealResult, ...]:
+    launch_rank = {launch.variant: index for index, launch in enumerate(plan.launches)}
+    deck_rank = {deck: index for index, deck in enumerate(plan.decks)}
+    seed_rank = {seed: index for index, seed in enumerate(plan.seeds)}
+
+    def key(result: DealResult) -> tuple[int, int, int]:
+        launch = launch_rank.get(result.variant, 0) if len(plan.launches) > 1 else 0
+        return launch, deck_rank[result.deck], seed_rank[result.seed]
+
+    return tuple(sorted(results, key=key))
+
+
+def keyboard_checks(
+    launches: Sequence[Launch], work: Path, *, jobs: int = DEFAULT_JOBS
+) -> tuple[KeyboardCheck, ...]:
+    """Type each variant's keyboard game (:data:`KEYBOARD_GAMES`) into its program."""
+    games: list[tuple[KeyboardGame, Launch, Path]] = []
+    for launch in launches:
+        if launch.variant is None:
+            raise UsageError("--keyboard with --program: say which variant it is (--variant)")
+        seed = KEYBOARD_GAMES[launch.variant]
+        game = KeyboardGame.of_seed(launch.variant, seed, KEYBOARD_MOVES)
+        games.append((game, launch, work / f"keyboard-v{launch.variant}"))
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = [
+            pool.submit(play_on_keyboard, game, launch, folder=folder)
+            for game, launch, folder in games
+        ]
+        return tuple(future.result() for future in futures)
+
+
+# ------------------------------------------------------------------ reporting
+
+
+def _median(values: Sequence[int | None]) -> str:
+    known = [value for value in values if value is not None]
+    if not known:
+        return "-"
+    jiffies = statistics.median(known)
+    return f"{jiffies:.0f} ({jiffies / FRAMES_PER_SECOND:.1f} s)"
+
+
+def summary_table(verification: Verification) -> str:
+    """Deals, verified, failed, won and median jiffies for each variant and deck."""
+    groups: dict[tuple[str, int], list[DealResult]] = {}
+    for result in verification.results:
+        variant = "?" if result.variant is None else str(result.variant)
+        groups.setdefault((variant, result.deck), []).append(result)
+    header = (
+        "variant",
+        "deck",
+        "deals",
+        "verified",
+        "failed",
+        "won",
+        "jiffies/deal",
+        "jiffies/game",
+    )
+    rows = [header]
+    for (variant, deck), results in groups.items():
+        verified = [result for result in results if result.ok]
+        rows.append(
+            (
+                variant,
+                str(deck),
+                str(len(results)),
+                str(len(verified)),
+                str(len(results) - len(verified)),
+                str(sum(result.outcome == "WON" for result in verified)),
+                _median([result.deal_jiffies for result in verified]),
+                _median([result.game_jiffies for result in verified]),
+            )
+        )
+    widths = [max(len(row[column]) for row in rows) for column in range(len(header))]
+    lines = [
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
+        for row in rows
+    ]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def failure_lines(verification: Verification, limit: int = SHOWN_FAILURES) -> list[str]:
+    """One line per failed deal: its seed and what differs (the checker's words)."""
+    failures = verification.failures
+    lines = [
+        f"FAILED variant {'?' if r.variant is None else r.variant}, deck {r.deck}, "
+        f"seed {r.seed}: {r.error}"
+        for r in failures[:limit]
+    ]
+    if len(failures) > limit:
+        lines.append(f"... and {len(failures) - limit} more failed deals (--json lists all)")
+    return lines
+
+
+def keyboard_lines(verification: Verification) -> list[str]:
+    """One line per keyboard game: the table matches, or what differs."""
+    lines: list[str] = []
+    for check in verification.keyboard:
+        game = check.game
+        what = f"keyboard game, variant {game.variant}, deal {game.seed}, {len(game.moves)} moves"
+        if check.ok:
+            lines.append(f"{what}: the screen shows the engine's table")
+        else:
+            lines.append(f"FAILED {what}: {'; '.join(check.differences)}")
+            if check.screenshot is not None:
+                lines.append(f"  the screen: {check.screenshot}")
+    return lines
+
+
+def json_report(verification: Verification) -> str:
+    report: dict[str, object] = {
+        "ok": verification.ok,
+        "results": [r.as_json() for r in verification.results],
+    }
+    if verification.keyboard:
+        report["keyboard"] = [
+            {
+                "variant": check.game.variant,
+                "seed": check.game.seed,
+                "moves": len(check.game.moves),
+                "ok": check.ok,
+                "differences": list(check.differences),
+            }
+            for check in verification.keyboard
+        ]
+    return json.dumps(report, indent=1)
+
+
+# ------------------------------------------------------------------ the run's folder and output
+
+
+def without_transcripts(verification: Verification) -> Verification:
+    """The verdicts without the paths of transcripts that are not kept."""
+    results = tuple(replace(result, transcript=None) for result in verification.results)
+    return replace(verification, results=results)
+
+
+def text_report(verification: Verification, kept: Path | None) -> str:
+    results = verification.results
+    verified = sum(result.ok for result in results)
+    lines = [summary_table(verification), *failure_lines(verification)]
+    lines += keyboard_lines(verification)
+    lines.append(
+        f"{verified} of {len(results)} deals verified in {verification.seconds:.1f} s "
+        f"({verification.deals_per_minute():.0f} deals/min)"
+    )
+    if kept is not None:
+        lines.append(f"transcripts and emulator logs: {kept}")
+    lines.append("OK" if verification.ok else "FAILED")
+    return "\n".join(lines)
+
+
+def run_with_progress(plan: Plan, work: Path, jobs: int, deal_frames: int) -> Verification:
+    """:func:`verify` with a progress bar on stderr when it is a terminal."""
+    from tqdm import tqdm
+
+    with tqdm(
+        total=plan.deals, unit="deal", file=sys.stderr, disable=not sys.stderr.isatty()
+    ) as bar:
+
+        def show(done: int) -> None:
+            if done > bar.n:
+                bar.update(done - bar.n)
+
+        verification = verify(plan, work, jobs=jobs, deal_frames=deal_frames, progress=show)
+        show(len(verification.results))
+    return verification
+
+
+class WorkFolder:
+    """Scratch space for the run: the user's --keep folder, or a temporary one that is
+    removed unless something failed (then its path is printed)."""
+
+    def __init__(self, keep: Path | None) -> None:
+        self.given = keep
+        self.path = Path(tempfile.mkdtemp(prefix="machfsol-verify-")) if keep is None else keep
+        self.kept: Path | None = keep
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise UsageError(f"--keep {keep}: cannot make the folder: {error.strerror}") from None
+
+    def keep_if(self, failed: bool) -> None:
+        if failed:
+            self.kept = self.path
+
+    def __enter__(self) -> WorkFolder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.kept is None:
+            shutil.rmtree(self.path, ignore_errors=True)
+
+
+# ------------------------------------------------------------------ the main job
+
+
+def main_job(
+    *, seeds: int = MAIN_SEEDS, disk: Path = DEFAULT_OUTPUT, jobs: int = DEFAULT_JOBS
+) -> int:
+    """Build the game disk, verify both variants on deals 1..``seeds`` (52 cards)."""
+    disk.parent.mkdir(parents=True, exist_ok=True)
+    game_disk(disk)
+    print(f"built {disk}")
+    plan = Plan(disk_launches(disk, (1, 2)), (52,), tuple(range(1, seeds + 1)))
+    print(f"verifying {plan.deals} deals in atari800 (variants 1 and 2, seeds 1-{seeds}, 52 cards)")
+    with WorkFolder(None) as work:
+        verification = run_with_progress(plan, work.path, jobs, DEAL_FRAMES)
+        print("typing a whole game of each variant on the keyboard, checking the screen")
+        typed = keyboard_checks(plan.launches, work.path, jobs=jobs)
+        verification = replace(verification, keyboard=typed)
+        work.keep_if(not verification.ok)
+        print(text_report(verification, work.kept))
+    print(f"the game disk: {disk.resolve()}")
+    return 0 if verification.ok else 1

@@ -1,0 +1,414 @@
+"""One emulator boot that plays a batch of deals in the game's test mode, each judged.
+
+The Atari programs have a test mode (see :mod:`machfsol.atari.test_mode`): when they
+find ``H1:MFTEST.CFG`` they autoplay the deals it lists and write one transcript per
+deal, ``T1.TXT``, ``T2.TXT`` ..., then ``MFDONE.TXT``. A batch is one boot of
+atari800 with such a configuration: many deals per boot, because booting and loading
+cost more than a deal.
+
+How the harness follows the program: the input script waits for ``T2.TXT`` (deal 1
+is finished when deal 2 starts), then ``T3.TXT``, and so on, and for ``MFDONE.TXT``
+after the last deal; each wait has its own budget of emulated frames. A deal that
+takes longer than its budget stops the emulator at once (the program hung, or is far
+too slow), instead of letting one bad deal eat the time of the whole batch.
+
+Then every transcript is checked with the engine's checker, and its header must name
+the deal the harness asked for. A deal that did not finish is judged on what it
+wrote: its first line that differs from the engine is usually the cause of the hang,
+and is reported as such. The seeds after it are handed back to the caller, who runs
+them in a fresh boot.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Final
+
+from a8.emu.emulator import EmulatorOptions, RunResult, run
+from a8.emu.script import Script
+from machfsol.atari.test_mode import CONFIG_NAME, DONE_NAME, EOL, Deal, config_text
+from machfsol.engine.checker import check_transcript
+from machfsol.engine.seed_list import format_seed_list
+from machfsol.engine.transcript import Player, Transcript, parse
+from machfsol.errors import MachfsolError
+
+#: Frames before the menu key (or the RUN command) is typed. The menu reads the key
+#: from the OS keyboard buffer, so a key typed early waits there; 120 frames is well
+#: after the OS has set the buffer up.
+BOOT_FRAMES: Final = 120
+#: Emulated frames allowed for the boot, the loading and the tables before deal 1.
+START_FRAMES: Final = 60 * 60
+#: Default emulated frames allowed per deal (a 52-card game takes 10-20 s).
+DEAL_FRAMES: Final = 60 * 60
+#: Frames per emulated second (NTSC: the jiffy clock ticks once per frame).
+FRAMES_PER_SECOND: Final = 60
+#: Wall-clock seconds per emulated frame assumed for the kill timeout: 400 frames a
+#: second is far slower than atari800 -turbo (about 3,000), so only a stuck emulator
+#: is ever killed by it.
+MIN_FRAMES_PER_WALL_SECOND: Final = 400
+#: Name the user's program gets in the H: folder.
+PROGRAM_NAME: Final = "MFPROG.BAS"
+
+
+@dataclass(frozen=True)
+class GameDisk:
+    """Boot a game disk and pick the variant's program from its boot menu."""
+
+    path: Path
+    variant: int
+
+    @property
+    def label(self) -> str:
+        return f"v{self.variant}"
+
+    def start(self) -> Script:
+        return Script().wait(BOOT_FRAMES).type(str(self.variant))
+
+
+@dataclass(frozen=True)
+class GameProgram:
+    """Run a tokenized program (a SAVE file) from the H: folder in a disk-less machine.
+
+    ``variant`` is the variant the user expects it to play (None: whatever its
+    transcripts say).
+    """
+
+    program: bytes
+    source: str
+    variant: int | None
+
+    @property
+    def label(self) -> str:
+        return "program" if self.variant is None else f"program-v{self.variant}"
+
+    def start(self) -> Script:
+        return Script().wait(BOOT_FRAMES).type(f'RUN "H1:{PROGRAM_NAME}"\n')
+
+
+Launch = GameDisk | GameProgram
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Deals of one deck size played by one boot of one program."""
+
+    launch: Launch
+    deck: int
+    seeds: tuple[int, ...]
+
+    @property
+    def group(self) -> str:
+        """Folder name shared by all batches of the same program and deck."""
+        return f"{self.launch.label}-d{self.deck}"
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """The verdict on one deal; ``error`` says what differs (None when ok)."""
+
+    variant: int | None
+    deck: int
+    seed: int
+    ok: bool
+    outcome: str | None = None
+    on_foundations: int | None = None
+    moves: int | None = None
+    deal_jiffies: int | None = None
+    game_jiffies: int | None = None
+    error: str | None = None
+    transcript: Path | None = None
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "variant": self.variant,
+            "deck": self.deck,
+            "seed": self.seed,
+            "ok": self.ok,
+            "result": self.outcome,
+            "on_foundations": self.on_foundations,
+            "moves": self.moves,
+            "deal_jiffies": self.deal_jiffies,
+            "game_jiffies": self.game_jiffies,
+            "error": self.error,
+            "transcript": None if self.transcript is None else str(self.transcript),
+        }
+
+
+@dataclass(frozen=True)
+class BatchOutcome:
+    """The results of a batch, and the seeds it never reached (to run again in a new boot)."""
+
+    results: tuple[DealResult, ...]
+    leftover: tuple[int, ...]
+    log: Path
+    #: 1 if the program stopped short of the end of the batch (it hung, crawled, or
+    #: ended with an error) at the deal after the last result, else 0.
+    stopped: int = 0
+
+
+def h_folder(folder: Path) -> Path:
+    """The H1: folder of a batch run in ``folder`` (the caller watches it for progress)."""
+    return folder / "h"
+
+
+def deals_finished(folder: Path) -> int:
+    """How many deals of the batch running in ``folder`` have finished so far."""
+    hdir = h_folder(folder)
+    try:
+        started = sum(1 for path in hdir.glob("T*.TXT"))
+        done = (hdir / DONE_NAME).exists()
+    except OSError:
+        return 0
+    return started if done else max(0, started - 1)
+
+
+def batch_script(batch: Batch, deal_frames: int) -> Script:
+    """Start the program, then follow it deal by deal (see the module docstring)."""
+    script = batch.launch.start()
+    budget = START_FRAMES + deal_frames
+    for number in range(2, len(batch.seeds) + 1):
+        script = script.wait_for_file(f"T{number}.TXT", budget)
+        budget = deal_frames
+    return script.wait_for_file(DONE_NAME, budget)
+
+
+def emulator_options(
+    batch: Batch, hdir: Path, deal_frames: int, base: EmulatorOptions | None
+) -> EmulatorOptions:
+    frames = START_FRAMES + deal_frames * len(batch.seeds)
+    options = base if base is not None else EmulatorOptions()
+    disk = batch.launch.path if isinstance(batch.launch, GameDisk) else None
+    return replace(
+        options,
+        basic=True,
+        disk=disk,
+        hdir=hdir,
+        max_frames=None,
+        timeout_s=60.0 + frames / MIN_FRAMES_PER_WALL_SECOND,
+    )
+
+
+def run_batch(
+    batch: Batch,
+    folder: Path,
+    *,
+    deal_frames: int = DEAL_FRAMES,
+    options: EmulatorOptions | None = None,
+) -> BatchOutcome:
+    """Play ``batch`` in atari800 with ``folder`` as scratch space; judge every deal.
+
+    The transcripts are kept as ``<folder>/../seed<N>.txt`` (LF line ends), the
+    emulator's log as ``<folder>/../boot-<first seed>.log``; ``folder`` is removed.
+    Raises the emulator's own errors (atari800 missing, a ROM file not found): those
+    concern every batch, not one deal.
+    """
+    hdir = h_folder(folder)
+    hdir.mkdir(parents=True, exist_ok=True)
+    (hdir / CONFIG_NAME).write_bytes(config_text([Deal(batch.deck, seed) for seed in batch.seeds]))
+    if isinstance(batch.launch, GameProgram):
+        (hdir / PROGRAM_NAME).write_bytes(batch.launch.program)
+    result = run(
+        emulator_options(batch, hdir, deal_frames, options), batch_script(batch, deal_frames)
+    )
+    log = folder.parent / f"boot-{batch.seeds[0]}.log"
+    log.write_text(_log_text(batch, result), encoding="utf-8")
+    judge = _Judge(batch, hdir, folder.parent, result, deal_frames, log)
+    outcome = judge.all_deals()
+    shutil.rmtree(folder, ignore_errors=True)
+    return outcome
+
+
+def _log_text(batch: Batch, result: RunResult) -> str:
+    return (
+        f"# deck {batch.deck}, seeds {format_seed_list(batch.seeds)}\n"
+        f"# command: {' '.join(result.command)}\n"
+        f"# ended: {result.reason}, exit status {result.exit_status}, "
+        f"{result.frames} frames\n{result.log}"
+    )
+
+
+class _Judge:
+    """Reads what one boot left in its H: folder and gives each seed its verdict."""
+
+    def __init__(
+        self,
+        batch: Batch,
+        hdir: Path,
+        keep: Path,
+        result: RunResult,
+        deal_frames: int,
+        log: Path,
+    ) -> None:
+        self.batch = batch
+        self.hdir = hdir
+        self.keep = keep
+        self.result = result
+        self.deal_frames = deal_frames
+        self.log = log
+        self.done = _read_done(hdir / DONE_NAME)
+
+    @property
+    def ended_normally(self) -> bool:
+        """The program wrote ``DONE ...`` (not ``ERROR ...``) in MFDONE.TXT."""
+        return self.done is not None and self.done[:1] == ["DONE"]
+
+    def all_deals(self) -> BatchOutcome:
+        results: list[DealResult] = []
+        seeds = self.batch.seeds
+        for index, seed in enumerate(seeds):
+            number = index + 1
+            rest = seeds[index + 1 :]
+            path = self.hdir / f"T{number}.TXT"
+            if not path.exists():  # the program stopped before this deal
+                results.append(self.failure(seed, self.why_missing(number)))
+                if self.ended_normally:  # a new boot would end the same way
+                    results += [self.failure(other, self.why_missing(number)) for other in rest]
+                    rest = ()
+                return BatchOutcome(tuple(results), rest, self.log, stopped=1)
+            data = path.read_bytes()
+            kept = self.keep / f"seed{seed}.txt"
+            kept.write_bytes(data.replace(EOL, b"\n"))
+            if self.ended_normally or (self.hdir / f"T{number + 1}.TXT").exists():
+                results.append(self.judged(seed, data, kept))
+                continue
+            # The program stopped in this deal, or just after it (then its transcript
+            # is whole, and the next seed is the one without a transcript).
+            if _is_whole(data):
+                results.append(self.judged(seed, data, kept))
+                continue
+            results.append(self.stopped_in(seed, data, kept))
+            return BatchOutcome(tuple(results), rest, self.log, stopped=1)
+        return BatchOutcome(tuple(results), (), self.log)
+
+    def failure(self, seed: int, reason: str, transcript: Path | None = None) -> DealResult:
+        variant = self.batch.launch.variant
+        if variant is None and transcript is not None:
+            variant = _variant_line(transcript.read_bytes())
+        return DealResult(
+            variant=variant,
+            deck=self.batch.deck,
+            seed=seed,
+            ok=False,
+            error=reason,
+            transcript=transcript,
+        )
+
+    def why_missing(self, number: int) -> str:
+        """Why the program wrote no transcript for its ``number``-th deal."""
+        if self.done is not None:
+            if self.ended_normally:
+                return f"the program stopped after {number - 1} deals ({' '.join(self.done)})"
+            return f"the program stopped: {' '.join(self.done)} (in {DONE_NAME})"
+        return self.emulator_trouble("no transcript")
+
+    def emulator_trouble(self, what: str) -> str:
+        reason = self.result.reason
+        if reason == "wait-file-timeout":
+            seconds = self.deal_frames // FRAMES_PER_SECOND
+            why = f"not finished within {seconds} emulated seconds: the program hung or is too slow"
+        elif reason == "timeout":
+            why = "the emulator stopped responding and was killed"
+        elif reason == "emulator-exited":
+            why = f"the emulator exited early (status {self.result.exit_status})"
+        else:
+            why = f"the emulator run ended ({reason}) without {DONE_NAME}"
+        return f"{what}: {why} (emulator log: {self.log})"
+
+    def judged(self, seed: int, data: bytes, kept: Path) -> DealResult:
+        """The checker's verdict on a finished transcript."""
+        try:
+            transcript = parse(data, str(kept))
+            self.check_header(transcript, seed)
+            report = check_transcript(transcript)
+        except MachfsolError as error:
+            return self.failure(seed, str(error), kept)
+        timings = dict(transcript.jiffies)
+        return DealResult(
+            variant=transcript.variant,
+            deck=transcript.deck_size,
+            seed=seed,
+            ok=True,
+            outcome=report.outcome.value,
+            on_foundations=report.on_foundations,
+            moves=report.moves,
+            deal_jiffies=timings.get("DEAL"),
+            game_jiffies=timings.get("GAME"),
+            transcript=kept,
+        )
+
+    def check_header(self, transcript: Transcript, seed: int) -> None:
+        """The transcript must be the deal the harness asked for, played by the policy."""
+        wanted = {
+            "VARIANT": (transcript.variant, self.batch.launch.variant),
+            "DECK": (transcript.deck_size, self.batch.deck),
+            "SEED": (transcript.seed, seed),
+            "PLAYER": (transcript.player, Player.AUTO),
+        }
+        for keyword, (found, asked) in wanted.items():
+            if asked is not None and found != asked:
+                shown = found.value if isinstance(found, Player) else found
+                value = asked.value if isinstance(asked, Player) else asked
+                line = transcript.header_lines.get(keyword, 1)
+                raise MachfsolError(
+                    f"{transcript.name}:{line}: {keyword} {shown}, the harness asked for {value}"
+                )
+
+    def stopped_in(self, seed: int, data: bytes, kept: Path) -> DealResult:
+        """A deal cut short: its first difference from the engine, and why it stopped."""
+        if self.done is not None:
+            trouble = f"the program stopped in this deal: {' '.join(self.done)} (in {DONE_NAME})"
+        else:
+            trouble = self.emulator_trouble("the deal did not finish")
+        divergence = first_divergence(data, str(kept))
+        if divergence is not None:
+            return self.failure(seed, f"{divergence}; then {trouble}", kept)
+        return self.failure(seed, trouble, kept)
+
+
+def _is_whole(data: bytes) -> bool:
+    """The transcript has all its lines, up to RESULT (whether they are right or not)."""
+    try:
+        parse(data)
+    except MachfsolError:
+        return False
+    return True
+
+
+def first_divergence(data: bytes, name: str) -> str | None:
+    """The checker's complaint about the complete lines of a cut-short transcript.
+
+    The lines written so far are closed with a stand-in RESULT line and checked: an
+    error before that line is a real difference from the engine (None if there is
+    none, or if the transcript is cut before its MOVES line).
+    """
+    complete = data[: data.rfind(EOL) + 1] if EOL in data else b""
+    lines = complete.count(EOL)
+    closed = complete + b"RESULT LOST 0 MOVES 0" + EOL
+    try:
+        check_transcript(parse(closed, name))
+    except MachfsolError as error:
+        text = str(error)
+        line = text.removeprefix(f"{name}:").split(":", 1)[0]
+        if line.isdigit() and int(line) <= lines:
+            return text
+    return None
+
+
+def _variant_line(data: bytes) -> int | None:
+    """The variant a transcript names on its VARIANT line, however broken the rest is."""
+    for line in data.replace(EOL, b"\n").split(b"\n")[:8]:
+        words = line.split()
+        if len(words) == 2 and words[0] == b"VARIANT" and words[1] in (b"1", b"2"):
+            return int(words[1])
+    return None
+
+
+def _read_done(path: Path) -> list[str] | None:
+    """The words of the program's MFDONE.TXT, or None if it wrote none."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return data.replace(EOL, b" ").decode("latin-1").split()

@@ -1,0 +1,92 @@
+"""Sub-commands of ``machfsol`` for the engine: deal, autoplay and check.
+
+Thin on purpose: each handler parses its arguments and calls the engine modules
+(deal, rules, autoplay, transcript, checker), where the behaviour is documented.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from machfsol.engine.autoplay import POLICIES, play
+from machfsol.engine.cards import Card, Deck
+from machfsol.engine.checker import check_bytes
+from machfsol.engine.deal import deal, parse_order, parse_seed
+from machfsol.engine.rules import Position, variant
+from machfsol.engine.transcript import Player, of_game
+from machfsol.errors import MachfsolError, UsageError
+
+
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    """Add the engine's sub-commands."""
+    deal_parser = subparsers.add_parser("deal", help="print the dealt order of a deal")
+    _add_deal_arguments(deal_parser)
+    deal_parser.set_defaults(handler=run_deal)
+
+    auto = subparsers.add_parser("autoplay", help="autoplay a deal, print its transcript")
+    auto.add_argument("--variant", type=int, choices=(1, 2), required=True)
+    _add_deal_arguments(auto)
+    auto.add_argument(
+        "--policy",
+        choices=sorted(POLICIES),
+        default="auto",
+        help="auto: the documented policy (default); greedy: play everything at once",
+    )
+    auto.set_defaults(handler=run_autoplay)
+
+    check = subparsers.add_parser("check", help="replay transcripts on the engine")
+    check.add_argument("files", nargs="+", metavar="FILE")
+    check.set_defaults(handler=run_check)
+
+
+def _add_deal_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", help="deal number, 1..2147483646")
+    parser.add_argument("--deck", type=int, help="deck size: 52 (default), 48, ..., 20")
+    parser.add_argument("--order", help='explicit dealing order, e.g. "AS 7H ..."')
+
+
+def _dealt(args: argparse.Namespace) -> tuple[tuple[Card, ...], int | None]:
+    """The dealing order the arguments ask for, and its seed (None for --order)."""
+    if (args.seed is None) == (args.order is None):
+        raise UsageError("give exactly one of --seed and --order")
+    if args.order is not None:
+        return parse_order(args.order, args.deck), None
+    size = 52 if args.deck is None else args.deck
+    Deck(size)
+    seed = parse_seed(args.seed)
+    return deal(seed, size), seed
+
+
+def run_deal(args: argparse.Namespace) -> int:
+    order, _seed = _dealt(args)
+    print(" ".join(card.code for card in order))
+    return 0
+
+
+def run_autoplay(args: argparse.Namespace) -> int:
+    order, seed = _dealt(args)
+    position = play(Position(order, variant(args.variant)), POLICIES[args.policy])
+    sys.stdout.write(of_game(position, seed=seed, player=Player(args.policy.upper())))
+    return 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    failed = 0
+    for name in args.files:
+        try:
+            data = Path(name).read_bytes()
+        except OSError as error:
+            print(f"machfsol: {name}: cannot read: {error.strerror}", file=sys.stderr)
+            failed += 1
+            continue
+        try:
+            report = check_bytes(data, name)
+        except MachfsolError as error:  # CheckError, TranscriptError
+            print(f"machfsol: {error}", file=sys.stderr)
+            failed += 1
+            continue
+        print(report.summary())
+    return 1 if failed else 0

@@ -1,0 +1,67 @@
+"""``machfsol main``: the project's main job, from the engine to the verified disk.
+
+It shows the engine at work (a few autoplayed deals, win rates over a small sample), then
+builds the game disk and verifies both games on it in the emulator
+(:func:`machfsol.atari.verify.main_job`). The one command that uses every part, so it
+lives beside the command-line entry point rather than in one of the parts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from machfsol.atari.verify import main_job
+from machfsol.engine.autoplay import POLICIES, play
+from machfsol.engine.deal import deal
+from machfsol.engine.rules import Position, variant
+from machfsol.errors import UsageError
+
+
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    """Add ``machfsol main``."""
+    main = subparsers.add_parser(
+        "main", help="the main job: engine demo, then build and verify atr/MACHFSOL.ATR"
+    )
+    main.add_argument("--deals", type=int, default=1000, help="sample size (default 1000)")
+    main.add_argument(
+        "--seeds", type=int, default=20, help="deals verified per variant in atari800 (default 20)"
+    )
+    main.set_defaults(handler=run_main)
+
+
+def run_main(args: argparse.Namespace) -> int:
+    """Engine demo: a few autoplayed deals, then win rates over a small sample; then the
+    game disk is built and verified in the emulator (:func:`machfsol.atari.verify.main_job`)."""
+    if not 1 <= args.deals <= 1_000_000:
+        raise UsageError(f"--deals {args.deals} is not in 1..1000000")
+    if not 1 <= args.seeds <= 10_000:
+        raise UsageError(f"--seeds {args.seeds} is not in 1..10000")
+    print("MAChFsol reference engine: autoplay demo")
+    for number in (1, 2):
+        game = variant(number)
+        for seed in (1, 2, 3):
+            position = play(Position.from_seed(seed, game))
+            result = "WON " if position.is_won() else "LOST"
+            print(
+                f"  {game.title} seed {seed}: {result} with {position.foundation_count()} "
+                f"cards on foundations after {len(position.move_stack)} moves"
+            )
+    for size in (52, 40):
+        for number in (1, 2):
+            started = time.perf_counter()
+            wins = {name: 0 for name in POLICIES}
+            for seed in range(1, args.deals + 1):
+                order = deal(seed, size)
+                for name, policy in POLICIES.items():
+                    wins[name] += play(Position(order, variant(number)), policy).is_won()
+            seconds = time.perf_counter() - started
+            rates = ", ".join(
+                f"{name} {100 * count / args.deals:.1f}%" for name, count in wins.items()
+            )
+            print(
+                f"  variant {number}, {size} cards, seeds 1..{args.deals}: {rates} "
+                f"({seconds:.1f} s)"
+            )
+    return main_job(seeds=args.seeds)

@@ -1,0 +1,165 @@
+"""The ``machfsol odds`` and ``machfsol solve`` sub-commands.
+
+``odds`` prints how often each game is won by the autoplay policy, by the solver and
+under the "one redeal" house rule (machfsol.odds.study); ``solve`` answers one deal and can
+write the winning line as a transcript that ``machfsol check`` accepts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from a8.files import write_atomically
+from machfsol.engine.cards import DECK_SIZES
+from machfsol.engine.deal import MAX_SEED, deal, parse_order, parse_seed
+from machfsol.errors import MachfsolError
+from machfsol.odds.chart import draw_chart
+from machfsol.odds.solver import DEFAULT_NODE_LIMITS, solve, transcript
+from machfsol.odds.study import compute, format_table, stderr_is_terminal
+
+
+class UsageError(MachfsolError):
+    """A bad option value (exit status 2, like argparse's own errors)."""
+
+    exit_status = 2
+
+
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    odds = subparsers.add_parser(
+        "odds",
+        help="win rates of autoplay, the solver and one redeal, with 95%% intervals",
+        description=(
+            "For each variant and deck size, play deals FIRST-SEED..FIRST-SEED+DEALS-1 "
+            "with the autoplay policy and with one redeal, and solve the first "
+            "SOLVER-DEALS of them with the perfect-information solver."
+        ),
+    )
+    odds.add_argument("--variant", default="both", help="1, 2 or both (default both)")
+    odds.add_argument("--deck", default="all", help="deck size or 'all' (default all)")
+    odds.add_argument("--deals", default="1000", help="deals per row (default 1000)")
+    odds.add_argument("--first-seed", default="1", help="first deal number (default 1)")
+    odds.add_argument(
+        "--solver-deals",
+        default=None,
+        help="how many of the deals the solver answers (default: all of them)",
+    )
+    odds.add_argument(
+        "--node-limit",
+        default=None,
+        help=(
+            "solver states per deal before UNKNOWN (default "
+            f"{DEFAULT_NODE_LIMITS[1]} in variant 1, {DEFAULT_NODE_LIMITS[2]} in variant 2)"
+        ),
+    )
+    odds.add_argument("--jobs", default="1", help="worker processes (default 1)")
+    odds.add_argument("--json", action="store_true", help="print the counts as JSON")
+    odds.add_argument("--chart", metavar="PNG", help="also draw the win rates to this file")
+    odds.set_defaults(handler=run_odds)
+
+    solve_parser = subparsers.add_parser(
+        "solve",
+        help="can this deal be won? (perfect information: the solver knows the stock)",
+    )
+    solve_parser.add_argument("--variant", default="1", help="1 or 2 (default 1)")
+    solve_parser.add_argument("--seed", help="deal number")
+    solve_parser.add_argument("--deck", default="52", help="deck size (default 52)")
+    solve_parser.add_argument("--order", help='explicit dealing order, e.g. "AS 7H ..."')
+    solve_parser.add_argument(
+        "--node-limit", default=None, help="solver states before UNKNOWN (default as odds)"
+    )
+    solve_parser.add_argument(
+        "--transcript", metavar="FILE", help="write the winning line as a transcript"
+    )
+    solve_parser.set_defaults(handler=run_solve)
+
+
+def _int(text: str, option: str, low: int, high: int) -> int:
+    if not text.strip().isdigit() or not low <= int(text) <= high:
+        raise UsageError(f"{option} {text!r} is not a whole number in {low}..{high}")
+    return int(text)
+
+
+def _variants(text: str) -> list[int]:
+    if text == "both":
+        return [1, 2]
+    if text in ("1", "2"):
+        return [int(text)]
+    raise UsageError(f"--variant {text!r} is not 1, 2 or both")
+
+
+def _decks(text: str) -> list[int]:
+    if text == "all":
+        return list(DECK_SIZES)
+    if text.isdigit() and int(text) in DECK_SIZES:
+        return [int(text)]
+    raise UsageError(f"--deck {text!r} is not one of {', '.join(map(str, DECK_SIZES))} or all")
+
+
+def run_odds(args: argparse.Namespace) -> int:
+    configs = [(v, d) for v in _variants(args.variant) for d in _decks(args.deck)]
+    deals = _int(args.deals, "--deals", 1, 10**9)
+    first_seed = parse_seed(args.first_seed)
+    if first_seed + deals - 1 > MAX_SEED:
+        raise UsageError(f"--first-seed {first_seed} + --deals {deals} passes seed {MAX_SEED}")
+    solver_deals = (
+        deals if args.solver_deals is None else _int(args.solver_deals, "--solver-deals", 0, deals)
+    )
+    node_limit = (
+        None if args.node_limit is None else _int(args.node_limit, "--node-limit", 1, 10**9)
+    )
+    jobs = _int(args.jobs, "--jobs", 1, 256)
+    bar: Any = None
+    if stderr_is_terminal():
+        from tqdm import tqdm
+
+        bar = tqdm(total=deals * len(configs), unit="deal", file=sys.stderr)
+    try:
+        rows = compute(
+            configs,
+            deals,
+            first_seed,
+            solver_deals,
+            node_limit,
+            jobs,
+            progress=None if bar is None else bar.update,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.chart:
+        write_atomically(Path(args.chart), draw_chart(rows))
+    if args.json:
+        print(json.dumps({"rows": [row.as_json() for row in rows]}, indent=1))
+    else:
+        print(format_table(rows))
+    return 0
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    if args.variant not in ("1", "2"):
+        raise UsageError(f"--variant {args.variant!r} is not 1 or 2")
+    game = int(args.variant)
+    node_limit = (
+        None if args.node_limit is None else _int(args.node_limit, "--node-limit", 1, 10**9)
+    )
+    seed: int | None = None
+    if args.order is not None:
+        order = parse_order(args.order)
+    elif args.seed is not None:
+        seed = parse_seed(args.seed)
+        order = deal(seed, _decks(args.deck)[0])
+    else:
+        raise UsageError("solve needs --seed or --order")
+    solution = solve(order, game, node_limit)
+    how = "autoplay's own line" if solution.by_policy else f"{solution.nodes} states searched"
+    print(f"{solution.verdict.value.upper()} ({how})")
+    if args.transcript:
+        if not solution.won:
+            raise MachfsolError(f"{args.transcript}: no winning line to write")
+        text = transcript(order, game, solution, seed)
+        write_atomically(Path(args.transcript), text.encode("ascii"))
+    return 0

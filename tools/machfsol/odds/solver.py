@@ -1,0 +1,792 @@
+"""A perfect-information solver: can this deal be won at all, knowing the stock order?
+
+The answer is WON (with a winning line that replays on the engine and passes
+``machfsol check``), LOST (proved: every line was tried), or UNKNOWN (the node limit was
+hit first). The solver is never weaker than the autoplay policy: it first plays the
+policy, and a game the policy wins is returned as is; only the policy's losses are
+searched.
+
+Why the search is small enough
+------------------------------
+The stock order is known and the only choices are the optional foundation moves and
+*when* to draw, so the search walks a tree of states, each keyed canonically (stock
+position, the set of tableau cards, the foundations: the discard pile is then implied,
+because it holds exactly the drawn cards that are nowhere else, in the order drawn).
+
+Variant 1 (King piles by suit) admits a far smaller *token* model, which the solver uses:
+
+* In variant 1 a card that can go to a foundation can go there for ever after (its place
+  is waiting for exactly that card). A tableau card that can be played, or that could be
+  once other such tableau cards are played, is a *token*: playing it at any later time
+  opens its space, and the space takes the discard top at once. Which token pays for a
+  rescue does not matter, only how many there are. So the state keeps ``P`` (cards on a
+  foundation *or* tokens), ``W`` (tableau cards that are not tokens, waiting) and the
+  number of tokens ``S - |W|``; the discard pile is again implied.
+* A discard top whose predecessor is in ``P`` is absorbed at once (played, or pulled by a
+  token and becoming a token itself: the same state), and a waiting card whose
+  predecessor joins ``P`` becomes a token. Both only add to ``P``, which never hurts.
+* That leaves two choices: *pull* the discard top into the tableau with a token, or
+  *draw*. Pulling is not offered when the next card drawn would be absorbed anyway (pull
+  after it instead, with more known) nor when the discard pile is empty (a space opened
+  then takes the stock card: the same as drawing first). With the stock empty, pulling
+  while tokens last is the only line.
+* A dead-end test cuts lost branches early: a card whose every way to a foundation
+  needs a card lying deeper in the discard pile must wait in the tableau while the pile
+  is dug down to that card; when more cards must wait at once than there are spaces,
+  the branch is lost (:func:`_too_many_stuck`). It cut the states searched on 52-card
+  deals about fifteenfold. (In variant 2 a card can almost always go on some King pile
+  in principle, so the test never fired there and is not used.)
+
+The winning abstract line is turned back into real moves on the engine's Position (a pull
+plays a token that the engine says is playable; an absorption plays the discard top or
+pulls it), and the result is checked to be a won engine game.
+
+Variant 2 (alternating colours) has real choices between piles, and a card put on a
+King pile can block it, so it is searched move by move on the concrete table, with three
+reductions: with an empty discard pile only drawing is tried (same argument as above);
+a discard top that can go to its Ace pile goes there at once, and so does a King-pile
+top, when the card can never receive a card on a King pile (both cards one rank lower of
+the other colour are already on foundations, or that rank is the Aces').
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from machfsol.engine.autoplay import play, policy_move
+from machfsol.engine.cards import TABLEAU_SIZES, Card, Deck
+from machfsol.engine.deal import deal
+from machfsol.engine.rules import (
+    ACE_BASE,
+    DISCARD,
+    DRAW,
+    KING_BASE,
+    STOCK,
+    TABLEAU_BASE,
+    Move,
+    Place,
+    Position,
+    Variant,
+    variant,
+)
+from machfsol.engine.transcript import Player, of_game
+from machfsol.errors import MachfsolError
+
+#: Default bound on searched states per deal, per variant. MAChFsol 1's token model
+#: never needed 200,000 on 90,000 deals (seconds at worst); a MAChFsol 2 state costs
+#: more and its hard deals run to millions, so 20,000 (about half a second) is its
+#: default: deals beyond that are UNKNOWN.
+DEFAULT_NODE_LIMITS: dict[int, int] = {1: 200_000, 2: 20_000}
+
+
+def default_node_limit(game: Variant | int) -> int:
+    return DEFAULT_NODE_LIMITS[game.number if isinstance(game, Variant) else game]
+
+
+class Verdict(enum.Enum):
+    WON = "won"
+    LOST = "lost"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What the solver found for one deal.
+
+    ``moves`` is the winning line (the player's moves, as the engine's :class:`Move`
+    values) when ``verdict`` is WON, else empty. ``by_policy`` says the autoplay
+    policy's own game was the win; ``nodes`` counts searched states.
+    """
+
+    verdict: Verdict
+    moves: tuple[Move, ...]
+    nodes: int
+    by_policy: bool
+
+    @property
+    def won(self) -> bool:
+        return self.verdict is Verdict.WON
+
+
+class SolverBug(MachfsolError):
+    """A winning line that does not win on the engine: a bug in the solver or engine."""
+
+
+class _LimitReached(Exception):
+    """Raised inside the search when the node limit is hit."""
+
+
+# --------------------------------------------------------------------------- dead ends
+
+
+_NEVER = 1 << 30  # "no blocker": a side that the discard pile does not block
+
+
+def _too_many_stuck(stack_len: int, spans: list[tuple[int, int]], slots: int) -> bool:
+    """The variant-1 search's dead-end test (sound: it only ever proves losses).
+
+    A card whose every way to a foundation needs a card lying deeper in the discard
+    pile cannot go to a foundation before the pile is dug down to that card. If it is on
+    the pile above it, it must be lifted into the tableau first (only the discard top
+    can be, and only into a space), and there it stays. ``spans`` holds, for each such
+    card, ``(b, top)``: it sits in the tableau at least while the pile is dug from level
+    ``top`` (its own place on the pile, or the pile's top for a tableau card) down to
+    level ``b`` (its deepest needed card). If at some level more cards must sit in the
+    tableau than it has spaces, the deal is lost.
+    """
+    if not spans:
+        return False
+    diff = [0] * (stack_len + 1)
+    for low, high in spans:
+        diff[low] += 1
+        diff[high] -= 1
+    stuck = 0
+    for level in range(stack_len):
+        stuck += diff[level]
+        if stuck > slots:
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------- variant 1
+
+
+class _TokenSearch:
+    """The variant-1 token model (module docstring); ``line`` holds 'P' and 'D' steps.
+
+    Foundations plus tokens are packed in one int ``f``: 4 bits per suit for the height
+    of the Ace side (cards Ace..h-1 are in), then 4 bits per suit for the lowest rank of
+    the King side (R: no King yet). Cards are numbered as in the engine.
+    """
+
+    def __init__(self, order: Sequence[int], ranks: int, slots: int, limit: int) -> None:
+        self.order = list(order)
+        self.n = len(order)
+        self.r = ranks
+        self.slots = slots
+        self.limit = limit
+        self.nodes = 0
+        self.seen: set[tuple[int, int, int]] = set()
+        self.line: list[str] = []
+        # Scratch arrays of :meth:`_dead_end`, one entry per card: its pile level
+        # (_NEVER when it is not on the pile or waiting) and its Ace-side blocker.
+        self._level = [_NEVER] * self.n
+        self._ace_block = [_NEVER] * self.n
+
+    def _absorb(self, f: int, card: int) -> int:
+        """``f`` with ``card`` added if it extends a foundation side, else -1."""
+        suit, rank = divmod(card, self.r)
+        if (f >> (4 * suit)) & 15 == rank:
+            return f + (1 << (4 * suit))
+        if (f >> (16 + 4 * suit)) & 15 == rank + 1:
+            return f - (1 << (16 + 4 * suit))
+        return -1
+
+    def _forced(self, f: int, card: int) -> int:
+        """``f`` after an Ace or King goes to its pile, or -1 for another card."""
+        suit, rank = divmod(card, self.r)
+        if rank == 0:
+            return f + (1 << (4 * suit))
+        if rank == self.r - 1:
+            return f - (1 << (16 + 4 * suit))
+        return -1
+
+    def _settle(
+        self, stack: tuple[int, ...], waiting: int, f: int, placed: int
+    ) -> tuple[tuple[int, ...], int, int, int]:
+        """Absorb waiting cards and discard tops that now extend ``P``."""
+        changed = True
+        while changed:
+            changed = False
+            rest = waiting
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                g = self._absorb(f, low.bit_length() - 1)
+                if g >= 0:
+                    f, waiting, placed, changed = g, waiting ^ low, placed + 1, True
+            while stack:
+                g = self._absorb(f, stack[-1])
+                if g < 0:
+                    break
+                f, stack, placed, changed = g, stack[:-1], placed + 1, True
+        return stack, waiting, f, placed
+
+    def start(self) -> tuple[int, tuple[int, ...], int, int, int]:
+        f = 0
+        for suit in range(4):
+            f |= self.r << (16 + 4 * suit)
+        p = waiting = placed = dealt = 0
+        while dealt < self.slots and p < self.n:
+            card = self.order[p]
+            p += 1
+            g = self._forced(f, card)
+            if g >= 0:
+                f, placed = g, placed + 1
+            else:
+                waiting |= 1 << card
+                dealt += 1
+        stack, waiting, f, placed = self._settle((), waiting, f, placed)
+        return p, stack, waiting, f, placed
+
+    def solve(self) -> bool | None:
+        try:
+            return self._dfs(*self.start())
+        except _LimitReached:
+            return None
+
+    def _dead_end(self, stack: tuple[int, ...], waiting: int, f: int) -> bool:
+        """Apply :func:`_too_many_stuck`: a card's Ace side is blocked from the deepest
+        missing lower card of its suit on the pile, its King side likewise from the
+        deepest missing higher card; the card is stuck below the higher of the two.
+
+        Every card on the pile or waiting has a rank between its suit's Ace side and
+        King side (the others are in ``P``), so one pass up and one pass down each suit's
+        missing ranks, keeping the deepest pile level seen so far, gives both blockers
+        of every card (a running minimum instead of one scan per card: this test is
+        most of the variant-1 search's time).
+        """
+        top = len(stack)
+        if top < 2:
+            return False
+        ranks = self.r
+        level = self._level
+        for depth, card in enumerate(stack):
+            level[card] = depth
+        rest = waiting
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            level[low.bit_length() - 1] = top  # in the tableau: "above" the whole pile
+        spans: list[tuple[int, int]] = []
+        ace_block = self._ace_block
+        for suit in range(4):
+            base = suit * ranks
+            first = base + ((f >> (4 * suit)) & 15)  # lowest card not on the Ace side
+            end = base + ((f >> (16 + 4 * suit)) & 15)  # lowest card on the King side
+            deepest = _NEVER
+            for card in range(first, end):
+                ace_block[card] = deepest
+                here = level[card]
+                if here < deepest:
+                    deepest = here
+            deepest = _NEVER
+            for card in range(end - 1, first - 1, -1):
+                here = level[card]
+                if here != _NEVER:
+                    ace_side = ace_block[card]
+                    # Only pile levels block: a tableau card (level top) does not.
+                    if ace_side < top and deepest < top:
+                        stuck_from = ace_side if ace_side > deepest else deepest
+                        if stuck_from < here:
+                            spans.append((stuck_from, here))
+                if here < deepest:
+                    deepest = here
+        for card in stack:
+            level[card] = _NEVER
+        rest = waiting
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            level[low.bit_length() - 1] = _NEVER
+        return _too_many_stuck(top, spans, self.slots)
+
+    def _dfs(self, p: int, stack: tuple[int, ...], waiting: int, f: int, placed: int) -> bool:
+        n = self.n
+        if placed == n:
+            return True
+        key = (p, waiting, f)
+        if key in self.seen:
+            return False
+        self.seen.add(key)
+        self.nodes += 1
+        if self.nodes > self.limit:
+            raise _LimitReached
+        if self._dead_end(stack, waiting, f):
+            return False
+        line = self.line
+        # The tableau is full whenever a pull is possible: tokens = spaces - waiting.
+        tokens = self.slots - waiting.bit_count()
+        if p == n:
+            mark = len(line)
+            while tokens > 0 and stack:
+                line.append("P")
+                stack, waiting, f, placed = self._settle(
+                    stack[:-1], waiting | (1 << stack[-1]), f, placed
+                )
+                tokens = self.slots - waiting.bit_count()
+            if placed == n:
+                return True
+            del line[mark:]
+            return False
+        card = self.order[p]
+        if tokens > 0 and stack and self._forced(f, card) < 0 and self._absorb(f, card) < 0:
+            line.append("P")
+            s2, w2, f2, n2 = self._settle(stack[:-1], waiting | (1 << stack[-1]), f, placed)
+            if self._dfs(p, s2, w2, f2, n2):
+                return True
+            line.pop()
+        line.append("D")
+        g = self._forced(f, card)
+        if g >= 0:
+            s2, w2, f2, n2 = self._settle(stack, waiting, g, placed + 1)
+        else:
+            s2, w2, f2, n2 = self._settle(stack + (card,), waiting, f, placed)
+        if self._dfs(p + 1, s2, w2, f2, n2):
+            return True
+        line.pop()
+        return False
+
+
+def _v1_closure(position: Position) -> set[int]:
+    """Foundation cards plus tokens (tableau cards playable in some order), variant 1."""
+    ranks = position._r
+    ace = [position._ace_next[s] - s * ranks for s in range(4)]
+    king = [pile[-1] % ranks if pile else ranks for pile in position._kings]
+    tab = {c for c in position._tab if c >= 0}
+    grown = True
+    while grown:
+        grown = False
+        for card in list(tab):
+            suit, rank = divmod(card, ranks)
+            if ace[suit] == rank:
+                ace[suit] += 1
+            elif king[suit] == rank + 1:
+                king[suit] -= 1
+            else:
+                continue
+            tab.discard(card)
+            grown = True
+    return {s * ranks + r for s in range(4) for r in range(ranks) if r < ace[s] or r >= king[s]}
+
+
+def _play_first_playable(position: Position) -> bool:
+    """Play the first tableau card a foundation takes now (a token); False if none."""
+    for index, card in enumerate(position._tab):
+        if card >= 0 and position._playable[card]:
+            position._push(TABLEAU_BASE + index, _destination(position, card))
+            return True
+    return False
+
+
+def _destination(position: Position, card: int) -> int:
+    destinations = position._destinations(card)
+    return destinations[0]
+
+
+def _absorb_v1(position: Position) -> None:
+    """Absorb discard tops that extend P: play them, or pull them with a token."""
+    while position._discard:
+        top = position._discard[-1]
+        if position._playable[top]:
+            position._push(DISCARD, _destination(position, top))
+            continue
+        suit, rank = divmod(top, position._r)
+        closure = _v1_closure(position)
+        below = rank > 0 and (top - 1) in closure
+        above = rank < position._r - 1 and (top + 1) in closure
+        if not (below or above) or not _play_first_playable(position):
+            return
+
+
+def _realize_v1(position: Position, line: Sequence[str]) -> None:
+    """Play the token model's line ('P' pull, 'D' draw) as real moves on ``position``."""
+    _absorb_v1(position)
+    for step in line:
+        if step == "D":
+            position._push(STOCK, DISCARD)
+        elif not _play_first_playable(position):
+            raise SolverBug("a pull with no playable tableau card")
+        _absorb_v1(position)
+    while _play_first_playable(position):
+        _absorb_v1(position)
+
+
+# --------------------------------------------------------------------------- variant 2
+
+
+@dataclass(frozen=True)
+class _V2Tables:
+    """Per deck size and variant, the facts the variant-2 search looks up per card, as
+    bit masks and lists (one look-up instead of a divmod or a scan in the inner loop).
+
+    ``fits_mask[c]`` has bit ``t + 1`` when card ``c`` may go on King-pile top ``t`` (a
+    King pile's low 6-bit field holds its top + 1); ``takes_mask[v]`` has a bit for each
+    card that a King pile whose low field is ``v`` accepts (``v = 0``: empty, none);
+    ``host_mask[c]`` a bit for each non-Ace card ``c`` may receive on a King pile. The
+    rules come from the Variant (:meth:`Variant.king_pile_accepts`).
+    """
+
+    fits_mask: tuple[int, ...]
+    takes_mask: tuple[int, ...]
+    host_mask: tuple[int, ...]
+    ace_shift: tuple[int, ...]  # 4 * suit: where the card's Ace pile height is kept
+    ace_place: tuple[int, ...]  # the engine place of the card's Ace pile
+
+
+@cache
+def _v2_tables(size: int, game: Variant) -> _V2Tables:
+    cards = Deck(size).cards()
+    ranks = size // 4
+    takes = [0] * 64
+    for card in cards:
+        for top in cards:
+            if game.king_pile_accepts(top, card):
+                takes[top.number + 1] |= 1 << card.number
+    return _V2Tables(
+        fits_mask=tuple(
+            sum(1 << (t.number + 1) for t in cards if game.king_pile_accepts(t, c)) for c in cards
+        ),
+        takes_mask=tuple(takes),
+        host_mask=tuple(
+            sum(1 << x.number for x in cards if not x.is_ace and game.king_pile_accepts(c, x))
+            for c in cards
+        ),
+        ace_shift=tuple(4 * (n // ranks) for n in range(size)),
+        ace_place=tuple(ACE_BASE + n // ranks for n in range(size)),
+    )
+
+
+class _ConcreteSearch:
+    """Move-by-move search on the table (variant 2); ``line`` holds (card, place) steps.
+
+    State: stock position ``p``, discard ``stack`` (tuple, top last), tableau bit mask,
+    ``ace`` (4 bits per suit: cards on the Ace pile), ``kings`` (one int per King pile:
+    card+1 in 6-bit fields, the top in the low field) and the foundation bit mask.
+    A step ``(card, place)`` puts ``card`` on engine place ``place``; ``(-1, DISCARD)``
+    is a draw.
+    """
+
+    def __init__(
+        self,
+        order: Sequence[Card],
+        game: Variant,
+        limit: int,
+        safe_moves: bool = True,
+    ) -> None:
+        deck = order[0]
+        self.order = [card.number for card in order]
+        self.n = len(order)
+        self.r = deck.rank_count
+        self.slots = TABLEAU_SIZES[deck.deck_size]
+        self.limit = limit
+        self.safe_moves = safe_moves
+        self.nodes = 0
+        self.seen: set[tuple[int, int, int, tuple[int, ...]]] = set()
+        self.line: list[tuple[int, int]] = []
+        tables = _v2_tables(self.n, game)
+        self.fits_mask = tables.fits_mask
+        self.host_mask = tables.host_mask
+        self.takes_mask = tables.takes_mask
+        self.ace_shift = tables.ace_shift
+        self.ace_place = tables.ace_place
+        self._ace_next_of: dict[int, int] = {}
+
+    def _ace_next(self, ace: int) -> int:
+        """The cards the Ace piles ``ace`` take next, as a bit mask (memoized: a search
+        meets few distinct Ace-pile heights, and this is asked at every state)."""
+        found = self._ace_next_of.get(ace)
+        if found is None:
+            found = 0
+            for suit in range(4):
+                height = (ace >> (4 * suit)) & 15
+                if height < self.r:
+                    found |= 1 << (suit * self.r + height)
+            self._ace_next_of[ace] = found
+        return found
+
+    def _forced(
+        self, card: int, ace: int, kings: tuple[int, ...], fmask: int
+    ) -> tuple[int, tuple[int, ...], int] | None:
+        suit, rank = divmod(card, self.r)
+        if rank == 0:
+            return ace + (1 << (4 * suit)), kings, fmask | (1 << card)
+        if rank == self.r - 1:
+            piles = list(kings)
+            piles[suit] = card + 1
+            return ace, tuple(piles), fmask | (1 << card)
+        return None
+
+    def _fill(
+        self, p: int, stack: tuple[int, ...], tab: int, ace: int, kings: tuple[int, ...], fmask: int
+    ) -> tuple[int, tuple[int, ...], int, int, tuple[int, ...], int]:
+        """Fill one opened space: from the discard top, else from the stock."""
+        if stack:
+            return p, stack[:-1], tab | (1 << stack[-1]), ace, kings, fmask
+        while p < self.n:
+            card = self.order[p]
+            p += 1
+            forced = self._forced(card, ace, kings, fmask)
+            if forced is None:
+                return p, stack, tab | (1 << card), ace, kings, fmask
+            ace, kings, fmask = forced
+        return p, stack, tab, ace, kings, fmask
+
+    def start(self) -> tuple[int, tuple[int, ...], int, int, tuple[int, ...], int]:
+        p = tab = ace = fmask = 0
+        kings: tuple[int, ...] = (0, 0, 0, 0)
+        for _ in range(self.slots):
+            p, _stack, tab, ace, kings, fmask = self._fill(p, (), tab, ace, kings, fmask)
+        return p, (), tab, ace, kings, fmask
+
+    def solve(self) -> bool | None:
+        try:
+            return self._dfs(*self.start())
+        except _LimitReached:
+            return None
+
+    def _dfs(
+        self,
+        p: int,
+        stack: tuple[int, ...],
+        tab: int,
+        ace: int,
+        kings: tuple[int, ...],
+        fmask: int,
+    ) -> bool:
+        """Depth-first search from one state. The hot loop of the variant-2 search:
+        per-card facts come from the tables of ``__init__``; the order in which moves
+        are tried (and so the states counted against the node limit) is that of the
+        module docstring: discard top, tableau cards by number, each to its Ace pile
+        then King piles S, H, C, D; King-pile tops to Ace piles; then the draw."""
+        n, line = self.n, self.line
+        full = (1 << n) - 1
+        if fmask == full:
+            return True
+        mark = len(line)
+        ace_shift, ace_place = self.ace_shift, self.ace_place
+        host_mask = self.host_mask
+        safe_moves = self.safe_moves
+        ace_next = self._ace_next(ace)
+        # Safe moves, made without branching (module docstring).
+        while safe_moves:
+            if stack:
+                top = stack[-1]
+                if (ace_next >> top) & 1 and host_mask[top] & fmask == host_mask[top]:
+                    line.append((top, ace_place[top]))
+                    stack = stack[:-1]
+                    ace += 1 << ace_shift[top]
+                    ace_next = self._ace_next(ace)
+                    fmask |= 1 << top
+                    continue
+            for index, pile in enumerate(kings):
+                top = (pile & 63) - 1
+                if pile and (ace_next >> top) & 1 and host_mask[top] & fmask == host_mask[top]:
+                    line.append((top, ace_place[top]))
+                    piles = list(kings)
+                    piles[index] = pile >> 6
+                    kings = tuple(piles)
+                    ace += 1 << ace_shift[top]
+                    ace_next = self._ace_next(ace)
+                    break
+            else:
+                break
+        if fmask == full:
+            return True
+        key = (p, tab, ace, kings)
+        seen = self.seen
+        if key in seen:
+            del line[mark:]
+            return False
+        seen.add(key)
+        self.nodes += 1
+        if self.nodes > self.limit:
+            raise _LimitReached
+        fits_mask = self.fits_mask
+        dfs = self._dfs
+        # The cards some foundation takes now: each suit's next Ace-pile card, and what
+        # each King-pile top accepts. Cards outside it have no move, so they are not
+        # tried at all (skipping them changes nothing in the order of the others).
+        playable = ace_next
+        takes_mask = self.takes_mask
+        for pile in kings:
+            playable |= takes_mask[pile & 63]
+        # Cards to place: discard top, then tableau cards (only with a non-empty pile
+        # or an empty stock), each to its Ace pile or a King pile that takes it.
+        everything = bool(stack) or p == n or not safe_moves
+        sources: list[int] = []
+        from_tab = True
+        if stack and (playable >> stack[-1]) & 1:
+            sources.append(stack[-1])
+            from_tab = False
+        if everything:
+            rest = tab & playable
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                sources.append(low.bit_length() - 1)
+        for card in sources:
+            bit = 1 << card
+            f2 = fmask | bit
+            if ace_next & bit:
+                shift = ace_shift[card]
+                line.append((card, ace_place[card]))
+                a2 = ace + (1 << shift)
+                if from_tab:
+                    state = self._fill(p, stack, tab ^ bit, a2, kings, f2)
+                else:
+                    state = (p, stack[:-1], tab, a2, kings, f2)
+                if dfs(*state):
+                    return True
+                line.pop()
+            fits = fits_mask[card]
+            for index, pile in enumerate(kings):
+                if pile and (fits >> (pile & 63)) & 1:
+                    piles = list(kings)
+                    piles[index] = (pile << 6) | (card + 1)
+                    k2 = tuple(piles)
+                    line.append((card, KING_BASE + index))
+                    if from_tab:
+                        state = self._fill(p, stack, tab ^ bit, ace, k2, f2)
+                    else:
+                        state = (p, stack[:-1], tab, ace, k2, f2)
+                    if dfs(*state):
+                        return True
+                    line.pop()
+            from_tab = True  # every source after the discard top is a tableau card
+        if everything:
+            for index, pile in enumerate(kings):
+                top = (pile & 63) - 1
+                if pile and (ace_next >> top) & 1:
+                    shift = ace_shift[top]
+                    line.append((top, ace_place[top]))
+                    piles = list(kings)
+                    piles[index] = pile >> 6
+                    if dfs(p, stack, tab, ace + (1 << shift), tuple(piles), fmask):
+                        return True
+                    line.pop()
+        if p < n:
+            card = self.order[p]
+            line.append((-1, DISCARD))
+            forced = self._forced(card, ace, kings, fmask)
+            if forced is None:
+                found = dfs(p + 1, stack + (card,), tab, ace, kings, fmask)
+            else:
+                found = dfs(p + 1, stack, tab, *forced)
+            if found:
+                return True
+            line.pop()
+        del line[mark:]
+        return False
+
+
+def _realize_v2(position: Position, line: Sequence[tuple[int, int]]) -> None:
+    """Play the concrete line on ``position``: find each card's place and move it."""
+    for card, place in line:
+        if position.is_won():
+            return  # King-pile tops moving to Ace piles after the win are not needed
+        if card < 0:
+            position._push(STOCK, DISCARD)
+            continue
+        if position._discard and position._discard[-1] == card:
+            source = DISCARD
+        elif card in position._tab:
+            source = TABLEAU_BASE + position._tab.index(card)
+        else:
+            piles = [i for i, pile in enumerate(position._kings) if pile and pile[-1] == card]
+            if not piles:
+                raise SolverBug(f"card {position._cards[card]} is not playable in the line")
+            source = KING_BASE + piles[0]
+        if not position._is_legal(source, place):
+            raise SolverBug(f"solver move {Place(source).name} {Place(place).name} is not legal")
+        position._push(source, place)
+
+
+# ------------------------------------------------------------------------------- public
+
+
+def _game(game: Variant | int) -> Variant:
+    return game if isinstance(game, Variant) else variant(game)
+
+
+def search(
+    order: Sequence[Card],
+    game: Variant | int,
+    node_limit: int | None = None,
+    *,
+    plain: bool = False,
+) -> Solution:
+    """Search the deal exhaustively (no autoplay first): the solver's own answer.
+
+    ``plain=True`` searches move by move with no reduction at all (in both variants):
+    slow, but the reference the tests hold the reduced searches to.
+    """
+    game = _game(game)
+    if node_limit is None:
+        node_limit = default_node_limit(game)
+    position = Position(order, game)
+    # Recursion depth is at most one frame per move (about 3N), well within Python's.
+    if game.number == 1 and not plain:
+        deck = position.deck
+        numbers = [card.number for card in order]
+        token = _TokenSearch(numbers, deck.rank_count, deck.tableau_size, node_limit)
+        found, nodes = token.solve(), token.nodes
+        if found:
+            _realize_v1(position, token.line)
+    else:
+        concrete = _ConcreteSearch(order, game, node_limit, safe_moves=not plain)
+        found, nodes = concrete.solve(), concrete.nodes
+        if found:
+            _realize_v2(position, concrete.line)
+    if found is None:
+        return Solution(Verdict.UNKNOWN, (), nodes, False)
+    if not found:
+        return Solution(Verdict.LOST, (), nodes, False)
+    if not position.is_won():
+        raise SolverBug(f"the solver's line does not win: {position}")
+    return Solution(Verdict.WON, position.move_stack, nodes, False)
+
+
+def solve(order: Sequence[Card], game: Variant | int, node_limit: int | None = None) -> Solution:
+    """Solve one deal: the autoplay policy's win if it wins, else an exhaustive search."""
+    game = _game(game)
+    position = play(Position(order, game), policy_move)
+    if position.is_won():
+        return Solution(Verdict.WON, position.move_stack, 0, True)
+    return search(order, game, node_limit)
+
+
+def solve_seed(
+    seed: int, game: Variant | int, deck_size: int = 52, node_limit: int | None = None
+) -> Solution:
+    return solve(deal(seed, deck_size), game, node_limit)
+
+
+def replay(order: Sequence[Card], game: Variant | int, moves: Sequence[Move]) -> Position:
+    """The position after playing ``moves`` from the deal (IllegalMoveError if one is not
+    legal): how a solution becomes a transcript."""
+    position = Position(order, _game(game))
+    for move in moves:
+        position.push(move)
+    return position
+
+
+def transcript(
+    order: Sequence[Card], game: Variant | int, solution: Solution, seed: int | None
+) -> str:
+    """The transcript of a winning line: PLAYER AUTO when it is the policy's own game,
+    else PLAYER SOLVER (the checker holds it to legality and the result, not to a
+    policy). Raises SolverBug for a solution that is not a win."""
+    if not solution.won:
+        raise SolverBug("only a won deal has a line to write")
+    position = replay(order, game, solution.moves)
+    player = Player.AUTO if solution.by_policy else Player.SOLVER
+    return of_game(position, seed=seed, player=player)
+
+
+__all__ = [
+    "DEFAULT_NODE_LIMITS",
+    "DRAW",
+    "Solution",
+    "SolverBug",
+    "Verdict",
+    "replay",
+    "search",
+    "solve",
+    "solve_seed",
+    "default_node_limit",
+    "transcript",
+]
