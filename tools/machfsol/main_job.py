@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 from typing import Any
 
 from machfsol.atari.verify import main_job
@@ -22,11 +23,19 @@ from machfsol.errors import UsageError
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add ``machfsol main``."""
     main = subparsers.add_parser(
-        "main", help="the main job: engine demo, then build and verify atr/MACHFSOL.ATR"
+        "main", help="the main job: engine demo, then build and verify the game disk"
     )
     main.add_argument("--deals", type=int, default=1000, help="sample size (default 1000)")
     main.add_argument(
         "--seeds", type=int, default=20, help="deals verified per variant in atari800 (default 20)"
+    )
+    main.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="DISK.ATR",
+        help="game disk to write, as `machfsol build -o` (default: MACHFSOL.ATR in the "
+        "current folder; atr/MACHFSOL.ATR in the top folder of a checkout of this project)",
     )
     main.set_defaults(handler=run_main)
 
@@ -64,4 +73,4 @@ def run_main(args: argparse.Namespace) -> int:
                 f"  variant {number}, {size} cards, seeds 1..{args.deals}: {rates} "
                 f"({seconds:.1f} s)"
             )
-    return main_job(seeds=args.seeds)
+    return main_job(seeds=args.seeds, disk=args.output)

@@ -95,7 +95,9 @@ def test_the_two_games_differ_only_in_title_king_rule_and_distance() -> None:
     assert one.keys() == two.keys()
     differing = sorted(number for number in one if one[number] != two[number])
     tagged = sorted(
-        line.number for line in parse_source(basic_game.read_source()) if len(line.variants) == 1
+        line.number
+        for line in parse_source(basic_game.read_source().text)
+        if len(line.variants) == 1
     )
     assert differing == sorted(set(tagged))
     for number in differing:

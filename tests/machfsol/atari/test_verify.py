@@ -395,15 +395,15 @@ def test_main_job_builds_the_disk_and_verifies_both_variants(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.chdir(tmp_path)  # the disk's default path is relative: atr/MACHFSOL.ATR
+    monkeypatch.chdir(tmp_path)  # outside a checkout the disk goes to ./MACHFSOL.ATR
     assert main_job(seeds=2) == 0
     out = capsys.readouterr().out
-    disk = tmp_path / "atr" / "MACHFSOL.ATR"
+    disk = tmp_path / "MACHFSOL.ATR"
     assert disk.is_file()
     assert "4 of 4 deals verified" in out
     assert out.rstrip().endswith(f"the game disk: {disk}")
     # The disk it leaves verifies again from a relative path.
-    assert main(["verify", "--disk", "atr/MACHFSOL.ATR", "--variant", "1", "--seeds", "3"]) == 0
+    assert main(["verify", "--disk", "MACHFSOL.ATR", "--variant", "1", "--seeds", "3"]) == 0
 
 
 def test_deal_result_json_has_the_documented_keys() -> None:

@@ -76,12 +76,12 @@ def test_main_demo(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The engine demo, then the main job (it writes atr/MACHFSOL.ATR under the current
-    folder: a scratch one here, never the repository's committed disk)."""
+    """The engine demo, then the main job (it writes MACHFSOL.ATR in the current folder:
+    a scratch one here, never the repository's committed disk)."""
     monkeypatch.chdir(tmp_path)
     assert main(["main", "--deals", "20", "--seeds", "2"]) == 0
     out = capsys.readouterr().out
     assert "variant 1, 52 cards, seeds 1..20: auto" in out
     assert out.count("seed ") >= 6
     assert "4 of 4 deals verified" in out
-    assert out.rstrip().endswith(f"the game disk: {tmp_path / 'atr' / 'MACHFSOL.ATR'}")
+    assert out.rstrip().endswith(f"the game disk: {tmp_path / 'MACHFSOL.ATR'}")

@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
+from importlib.resources.abc import Traversable
 
+from machfsol.atari.places import default_source
 from machfsol.errors import MachfsolError
 
 #: The variants the source knows (their King-pile rules differ).
@@ -65,16 +66,20 @@ class SourceLine:
         return self.text.lstrip().startswith("REM")
 
 
-def default_source() -> Path:
-    """The game's source file in the repository (``basic_src/machfsol.bas``)."""
-    return Path(__file__).resolve().parents[3] / "basic_src" / "machfsol.bas"
+@dataclass(frozen=True)
+class BasicSource:
+    """The text of a one-source file, and the name its error messages give."""
+
+    name: str
+    text: str
 
 
-def read_source(path: Path | None = None) -> str:
-    """The text of the BASIC source; BasicSourceError if it is missing or not ASCII."""
-    source = path or default_source()
+def read_source(path: Traversable | None = None) -> BasicSource:
+    """The BASIC source at ``path`` (default: :func:`machfsol.atari.places.default_source`);
+    BasicSourceError if it is missing or not ASCII."""
+    source = default_source() if path is None else path
     try:
-        return source.read_text(encoding="ascii")
+        return BasicSource(str(source), source.read_text(encoding="ascii"))
     except (OSError, UnicodeDecodeError) as error:
         raise BasicSourceError(f"{source}: cannot read the BASIC source ({error})") from None
 
@@ -116,16 +121,23 @@ def parse_source(text: str, name: str = "machfsol.bas") -> list[SourceLine]:
     return lines
 
 
-def generate(variant: int, *, strip_remarks: bool = False, source: str | None = None) -> str:
+def generate(
+    variant: int, *, strip_remarks: bool = False, source: BasicSource | str | None = None
+) -> str:
     """The listing of MACHFSOL.<variant>: BASIC lines in order, ``\\n`` line ends.
 
-    ``source`` is the text of the source (default: basic_src/machfsol.bas). Raises
-    BasicSourceError (naming the source line) on a malformed source.
+    ``source`` is the source read with :func:`read_source`, or its bare text (default:
+    the one source, see :mod:`machfsol.atari.places`). Raises BasicSourceError (naming
+    the source line) on a malformed source.
     """
     if variant not in VARIANTS:
         raise BasicSourceError(f"no variant {variant} (only 1 and 2)")
-    text = read_source() if source is None else source
-    chosen = [line for line in parse_source(text) if variant in line.variants]
+    if source is None:
+        source = read_source()
+    elif isinstance(source, str):
+        source = BasicSource("machfsol.bas", source)
+    lines = parse_source(source.text, source.name)
+    chosen = [line for line in lines if variant in line.variants]
     chosen.sort(key=lambda line: line.number)
     kept = [line for line in chosen if not (strip_remarks and line.is_remark)]
     redirect = _redirections(chosen, kept)

@@ -1,4 +1,4 @@
-"""``machfsol build``: the game disk atr/MACHFSOL.ATR.
+"""``machfsol build``: the game disk MACHFSOL.ATR (atr/MACHFSOL.ATR in the repository).
 
 The disk is an ordinary DOS 2.0S single-density disk holding the two tokenized
 programs MACHFSOL.1 and MACHFSOL.2 (the eight-character name, the variant as the
@@ -6,7 +6,8 @@ extension: ``MACHFSOL1`` would be nine characters, which DOS 2 refuses), with th
 boot menu of :mod:`a8.disk.boot` in sectors 1-3 so that it boots straight into the
 games on a machine with BASIC.
 
-The programs are generated from basic_src/ by :mod:`machfsol.atari.basic_game` and
+The programs are generated from the one source (basic_src/machfsol.bas, shipped in the
+package: :mod:`machfsol.atari.places`) by :mod:`machfsol.atari.basic_game` and
 tokenized by :mod:`a8.basic`. Nothing here depends on the time or the machine, so
 the same sources always give a byte-identical image; the tests check that the
 committed atr/MACHFSOL.ATR is the image the current sources give.
@@ -14,14 +15,12 @@ committed atr/MACHFSOL.ATR is the image the current sources give.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from a8.basic import tokenize
 from a8.disk.boot import MenuEntry, install_boot_menu
 from a8.disk.dos2 import Density, Dos2Disk, FileName
-from machfsol.atari.basic_game import PROGRAM_NAMES, VARIANTS, generate
+from machfsol.atari.basic_game import PROGRAM_NAMES, VARIANTS, BasicSource, generate, read_source
+from machfsol.atari.places import DISK_NAME
 
-DEFAULT_OUTPUT = Path("atr/MACHFSOL.ATR")
 DISK_TITLE = "MAChFsol"
 
 
@@ -34,20 +33,25 @@ def file_name_of(variant: int) -> FileName:
     return FileName.parse(PROGRAM_NAMES[variant])
 
 
-def game_programs() -> dict[int, bytes]:
-    """The SAVE file of each variant, as if BASIC had saved it under its disk name."""
+def game_programs(source: BasicSource | None = None) -> dict[int, bytes]:
+    """The SAVE file of each variant, as if BASIC had saved it under its disk name.
+
+    ``source``: the one source as read by :func:`machfsol.atari.basic_game.read_source`
+    (default: the one the commands read unless told, :mod:`machfsol.atari.places`).
+    """
+    source = read_source() if source is None else source
     programs = {}
     for variant in VARIANTS:
         name = file_name_of(variant)
         programs[variant] = tokenize(
-            generate(variant),
-            file=f"listing of {name} (machfsol listing {variant})",
+            generate(variant, source=source),
+            file=f"listing of {name} from {source.name} (machfsol listing {variant})",
             save_command=f'SAVE "D:{name}"',
         )
     return programs
 
 
-def build_disk(programs: dict[int, bytes], source: str = str(DEFAULT_OUTPUT)) -> Dos2Disk:
+def build_disk(programs: dict[int, bytes], source: str = DISK_NAME) -> Dos2Disk:
     """The game disk holding ``programs`` with its boot menu."""
     disk = Dos2Disk.new(Density.SINGLE, source)
     for variant in VARIANTS:

@@ -2,8 +2,8 @@
 
 The handlers only read their arguments and call the modules that do the work:
 :mod:`machfsol.atari.build` (the disk), :mod:`machfsol.atari.basic_game` (the listings
-generated from ``basic_src/``) and :mod:`machfsol.atari.verify` (the emulator against the
-engine).
+generated from the one source) and :mod:`machfsol.atari.verify` (the emulator against the
+engine). Where they read and write by default: :mod:`machfsol.atari.places`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from a8.files import write_atomically
-from machfsol.atari.basic_game import VARIANTS, generate, to_atascii
-from machfsol.atari.build import DEFAULT_OUTPUT, build_disk, file_name_of, game_programs
+from machfsol.atari.basic_game import VARIANTS, generate, read_source, to_atascii
+from machfsol.atari.build import build_disk, file_name_of, game_programs
+from machfsol.atari.places import DISK_NAME, default_disk
 from machfsol.atari.verify import (
     DEFAULT_JOBS,
     DEFAULT_SEEDS,
@@ -37,23 +38,42 @@ from machfsol.engine.cards import Deck
 from machfsol.engine.seed_list import format_seed_list, parse_seed_list
 from machfsol.errors import MachfsolError, UsageError
 
+#: Help of ``--source``, shared by the commands that read the one source.
+SOURCE_HELP = (
+    "the one source of both games to build from, e.g. your edited copy of "
+    "basic_src/machfsol.bas with its #V1/#V2 lines (default: the checkout's, in a "
+    "checkout's top folder; else the installed package's)"
+)
+
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add ``machfsol build``, ``listing`` and ``verify``."""
-    build = subparsers.add_parser("build", help="build the bootable game disk atr/MACHFSOL.ATR")
-    build.add_argument(
-        "-o", "--output", type=Path, default=DEFAULT_OUTPUT, help="disk image to write"
+    build = subparsers.add_parser(
+        "build",
+        help="build the bootable game disk MACHFSOL.ATR",
+        description="Generate both programs from the one source, tokenize them and write "
+        "the bootable game disk. See docs/ATR.md.",
     )
+    build.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="DISK.ATR",
+        help="disk image to write (default: MACHFSOL.ATR in the current folder; "
+        "atr/MACHFSOL.ATR in the top folder of a checkout of this project)",
+    )
+    build.add_argument("--source", type=Path, metavar="MY.BAS", help=SOURCE_HELP)
     build.set_defaults(handler=cmd_build)
 
     listing = subparsers.add_parser(
         "listing",
-        help="write the Atari BASIC listing of MACHFSOL.1 or .2 (generated from basic_src/)",
+        help="write the Atari BASIC listing of MACHFSOL.1 or .2 (generated from the one source)",
     )
     listing.add_argument("variant", type=int, choices=VARIANTS)
     listing.add_argument(
         "-o", "--output", type=Path, help="file to write (default: standard output)"
     )
+    listing.add_argument("--source", type=Path, metavar="MY.BAS", help=SOURCE_HELP)
     listing.add_argument(
         "--atascii",
         action="store_true",
@@ -67,7 +87,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     parser = subparsers.add_parser(
         "verify",
         help="play deals on the Atari programs in atari800 and check them against the engine",
-        description="Boot the game disk (or run --program) in atari800, autoplay the deals "
+        description="Boot the game disk (built in a scratch folder from the one source, or "
+        "--source, unless --disk or --program says otherwise) in atari800, autoplay the deals "
         "in the games' test mode and replay every transcript on the engine. Exit 0: all "
         "verified; 1: a deal differs (its seed and first differing line are printed); 2: "
         "bad arguments. See docs/VERIFY.md.",
@@ -93,7 +114,15 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--disk",
         type=Path,
         metavar="FILE.ATR",
-        help="boot this game disk (default: one built from basic_src/)",
+        help="boot this game disk (default: one built from the one source, in --keep DIR "
+        "or a scratch folder)",
+    )
+    target.add_argument(
+        "--source",
+        type=Path,
+        metavar="MY.BAS",
+        help="build the game disk from this one-source file (both games, #V1/#V2 lines) "
+        "instead of the installed or checkout's basic_src/machfsol.bas",
     )
     parser.add_argument(
         "--deal-seconds",
@@ -115,8 +144,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    programs = game_programs()
-    output: Path = args.output
+    programs = game_programs(read_source(args.source))
+    output: Path = default_disk() if args.output is None else args.output
     disk = build_disk(programs, str(output))
     try:
         output.parent.mkdir(parents=True, exist_ok=True)
@@ -130,7 +159,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def run_listing(args: argparse.Namespace) -> int:
-    text = generate(args.variant, strip_remarks=args.strip_remarks)
+    text = generate(args.variant, strip_remarks=args.strip_remarks, source=read_source(args.source))
     data = to_atascii(text) if args.atascii else text.encode("ascii")
     if args.output is None:
         sys.stdout.buffer.write(data)
@@ -161,15 +190,22 @@ def cmd_verify(args: argparse.Namespace) -> int:
     variants = (1, 2) if args.variant == "both" else (int(args.variant),)
     if args.keyboard and args.program is not None and args.variant == "both":
         raise UsageError("--keyboard with --program: say which variant it is (--variant)")
+    programs: dict[int, bytes] = {}
+    if args.program is None and args.disk is None:
+        # Built before the work folder is made: a bad source leaves no folder behind.
+        source = read_source(args.source)
+        programs = game_programs(source)
+        what = f"game disk built from {source.name}"
     with WorkFolder(args.keep) as work:
         if args.program is not None:
             variant = None if args.variant == "both" else variants[0]
             launches: tuple[Launch, ...] = (program_launch(args.program, variant),)
             what = str(args.program)
+        elif args.disk is not None:
+            launches = disk_launches(args.disk, variants)
+            what = str(args.disk)
         else:
-            disk = args.disk if args.disk is not None else game_disk(work.path / "MACHFSOL.ATR")
-            launches = disk_launches(disk, variants)
-            what = str(args.disk) if args.disk is not None else "game disk built from basic_src/"
+            launches = disk_launches(game_disk(work.path / DISK_NAME, programs), variants)
         plan = Plan(launches, decks, seeds)
         if not args.json:
             print(

@@ -36,8 +36,9 @@ from a8.basic import tokenize
 from a8.basic.program import Program
 from a8.emu.emulator import EmulatorOptions, find_atari800
 from a8.files import write_atomically
-from machfsol.atari.build import DEFAULT_OUTPUT, build_disk, game_programs
+from machfsol.atari.build import build_disk, game_programs
 from machfsol.atari.keyboard_game import KeyboardCheck, KeyboardGame, play_on_keyboard
+from machfsol.atari.places import default_disk
 from machfsol.atari.verify_batch import (
     DEAL_FRAMES,
     FRAMES_PER_SECOND,
@@ -120,9 +121,11 @@ class Verification:
 # ------------------------------------------------------------------ what to run
 
 
-def game_disk(path: Path) -> Path:
-    """Write the game disk (same bytes as ``machfsol build``) to ``path``."""
-    write_atomically(path, build_disk(game_programs(), str(path)).to_bytes())
+def game_disk(path: Path, programs: dict[int, bytes] | None = None) -> Path:
+    """Write the game disk (same bytes as ``machfsol build``) to ``path``, holding
+    ``programs`` (default: built from the one source, :mod:`machfsol.atari.places`)."""
+    programs = game_programs() if programs is None else programs
+    write_atomically(path, build_disk(programs, str(path)).to_bytes())
     return path
 
 
@@ -407,10 +410,12 @@ class WorkFolder:
 # ------------------------------------------------------------------ the main job
 
 
-def main_job(
-    *, seeds: int = MAIN_SEEDS, disk: Path = DEFAULT_OUTPUT, jobs: int = DEFAULT_JOBS
-) -> int:
-    """Build the game disk, verify both variants on deals 1..``seeds`` (52 cards)."""
+def main_job(*, seeds: int = MAIN_SEEDS, disk: Path | None = None, jobs: int = DEFAULT_JOBS) -> int:
+    """Build the game disk, verify both variants on deals 1..``seeds`` (52 cards).
+
+    The disk goes to ``disk``, by default where ``machfsol build`` puts it
+    (:func:`machfsol.atari.places.default_disk`)."""
+    disk = default_disk() if disk is None else disk
     disk.parent.mkdir(parents=True, exist_ok=True)
     game_disk(disk)
     print(f"built {disk}")

@@ -1,0 +1,1 @@
+../../../basic_src/machfsol.bas
