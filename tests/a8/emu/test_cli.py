@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 
 from a8.cli import main
+from a8.emu.emulator import EmulatorOptions, run
+from a8.emu.script import Script
 
 
 @pytest.mark.emulator
@@ -14,7 +16,26 @@ def test_doctor_passes_here(atari800: str, capsys: pytest.CaptureFixture[str]) -
     assert main(["emu", "doctor"]) == 0
     out = capsys.readouterr().out
     assert "[ok] atari800" in out
-    assert "[ok] headless run" in out
+    assert "[ok] headless run: XL NTSC, 60 frames/s" in out
+    assert "[ok] OS: AltirraOS 3.28 (built-in, CRC32 " in out  # the XL self test in view
+    assert "[ok] BASIC: Altirra BASIC 1.55 (built-in, CRC32 " in out
+
+
+@pytest.mark.emulator
+def test_doctor_names_your_own_roms(
+    atari800: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Dump the built-in 400/800 OS through the doctor's run, then give it back as a file."""
+    shot = run(
+        EmulatorOptions(machine="800"), Script().wait(200).screenshot(str(tmp_path / "s.png"))
+    )
+    rom = tmp_path / "os800.rom"
+    rom.write_bytes(shot.screens[0].memory[0xD800:0x10000])
+    assert main(["emu", "doctor", "--machine", "800", "--tv", "pal", "--os-rom", str(rom)]) == 0
+    out = capsys.readouterr().out
+    assert "[ok] headless run: 800 PAL, 50 frames/s" in out
+    assert "[ok] OS: AltirraOS 3.28 (CRC32 " in out
+    assert f"from {rom}: in the machine (10240 bytes in view, all equal" in out
 
 
 def test_doctor_names_the_fix_when_atari800_is_missing(
@@ -26,7 +47,10 @@ def test_doctor_names_the_fix_when_atari800_is_missing(
     out = capsys.readouterr().out
     assert "[MISSING] atari800" in out
     assert "apt-get install -y atari800" in out
-    assert "[MISSING] A8_BASIC_ROM" in out
+    assert (
+        f"[MISSING] ROM files: {tmp_path / 'basic.rom'} (from $A8_BASIC_ROM): ROM file not found"
+        in out
+    )
 
 
 @pytest.mark.emulator
@@ -64,7 +88,7 @@ def test_run_reports_bad_input_on_one_line(
     assert main(["emu", "run", "--script", str(script)]) == 1
     assert capsys.readouterr().err.strip() == (
         f"{script}:2: unknown command 'bogus' "
-        "(known: type, key, hold, wait, wait-file, wait-text, screenshot)"
+        "(known: type, key, hold, wait, wait-file, wait-text, wait-input, screenshot)"
     )
     assert main(["emu", "run", str(tmp_path / "game.xex")]) == 1
     assert "give a .ATR, .BAS or .LST file" in capsys.readouterr().err

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from a8.emu.emulator import EmulatorError, EmulatorOptions, command_line, run
+from a8.emu.keywait import frames_between
 from a8.emu.script import Script
 
 pytestmark = pytest.mark.emulator
@@ -97,10 +98,14 @@ def test_option_held_disables_basic(atari800: str, tmp_path: Path) -> None:
     assert result.reason == "wait-file-timeout"
 
 
-def test_missing_rom_file_is_a_one_line_error(tmp_path: Path) -> None:
-    options = EmulatorOptions(os_rom=tmp_path / "nope.rom")
-    with pytest.raises(EmulatorError, match="nope.rom: ROM file not found"):
-        command_line(options, Path("atari800"), tmp_path, tmp_path, tmp_path)
+def test_command_line_leaves_the_roms_to_the_configuration(tmp_path: Path) -> None:
+    """ROM choices go in atari800's configuration file, where no CRC32 check applies."""
+    options = EmulatorOptions(os_rom=tmp_path / "os.rom", tv="pal")
+    args = command_line(options, Path("atari800"), tmp_path / "c.cfg", tmp_path, tmp_path)
+    assert "-xl" in args and "-pal" in args and "-basic" in args
+    assert not any(arg.endswith("_rom") or arg.endswith("-rev") for arg in args)
+    with pytest.raises(EmulatorError, match="unknown TV system 'secam'"):
+        command_line(EmulatorOptions(tv="secam"), Path("a"), tmp_path, tmp_path, tmp_path)  # type: ignore[arg-type]
 
 
 def test_an_emulator_that_dies_at_start_is_reported(
@@ -217,3 +222,51 @@ def test_parallel_runs_do_not_mix(atari800: str, tmp_path: Path) -> None:
         assert ok
         assert written == f"{number}\x9b".encode("latin-1")
         assert f"RUN {number}" in text
+
+
+def test_typing_doubled_letters_and_digits(atari800: str) -> None:
+    """Every key arrives once: the OS takes each one (the key watcher counts them).
+
+    With the genuine XL OS (A8_OS_ROM) this is the debounce check: with 2 key-up
+    frames between two equal keys, "PEEK" arrived as "PEK" there.
+    """
+    line = 'PRINT "PEEK 1100 LOOKS 2299 ZZ"'
+    script = Script().wait_for_input(900).type(line + "\n").wait_for_input(300)
+    result = run(EmulatorOptions(watch_keys=True), script)
+    assert result.ok
+    takes = [event for event in result.key_events if event.kind == "take"]
+    assert len(takes) == len(line) + 1
+    ready = [event for event in result.key_events if event.kind == "ready"]
+    screen = ready[-1].screen
+    assert screen is not None
+    lines = [text.strip() for text in screen.text_lines()]
+    assert lines[lines.index(line) + 1] == "PEEK 1100 LOOKS 2299 ZZ"
+
+
+def test_wait_input_gives_the_frames_until_the_next_key(atari800: str) -> None:
+    """A program that GETs keys: each key's work takes the frames its loop takes."""
+    program = '10 OPEN #1,4,0,"K:"\n20 GET #1,K:FOR I=1 TO K*4:NEXT I:GOTO 20\nRUN\n'
+    script = Script().wait_for_input(900).type(program).wait_for_input(600)
+    for key in "A", "Z", "A":
+        script = script.key(key).wait_for_input(3000)
+    result = run(EmulatorOptions(), script)
+    assert result.ok, result.reason
+    events = result.key_events
+    run_at = max(index for index, event in enumerate(events) if event.key == 0x0C)  # RETURN
+    cycle = [(event.kind, event.key) for event in events[run_at + 2 :]]
+    assert cycle == [("take", 0x3F), ("ready", 0xFF), ("take", 0x17), ("ready", 0xFF)] + [
+        ("take", 0x3F),
+        ("ready", 0xFF),
+    ]
+    a1, z, a2 = (
+        frames_between(events[i], events[i + 1]) for i in range(run_at + 2, len(events), 2)
+    )
+    assert a1 == a2 > 5  # 65 * 4 empty loops: the same work, the same frames
+    assert z > a1 * 1.3  # 90 * 4 loops
+
+
+def test_wait_input_times_out_when_nothing_asks_for_a_key(atari800: str) -> None:
+    script = Script().wait_for_input(900).type("10 GOTO 10\nRUN\n").wait_for_input(200)
+    result = run(EmulatorOptions(), script)
+    assert result.reason == "wait-input-timeout"
+    assert result.exit_status == 0

@@ -22,6 +22,7 @@ from a8.emu.script import (
     TypeText,
     Wait,
     WaitForFile,
+    WaitForInput,
     WaitForText,
 )
 
@@ -70,6 +71,7 @@ def test_parse_every_command() -> None:
             "  hold OPTION 30",
             "wait-file DONE.TXT 6000",
             'wait-text "Ready" 600',
+            "wait-input 900",
             "screenshot out.png",
         ]
     )
@@ -83,6 +85,7 @@ def test_parse_every_command() -> None:
         HoldKey("OPTION", 30),
         WaitForFile("DONE.TXT", 6000),
         WaitForText("Ready", 600),
+        WaitForInput(900),
         Screenshot("out.png"),
     )
 
@@ -98,6 +101,8 @@ def test_parse_every_command() -> None:
         ('type "print"', "CAPS"),
         ("key ENTER", "unknown key name"),
         ("wait-file ../x 10", "not a path"),
+        ("wait-input", "usage: wait-input TIMEOUT_FRAMES"),
+        ("wait-input 0", "frame count must be an integer >= 1"),
         ("wait-file X 0", ">= 1"),
         ("screenshot out.gif", ".png"),
         ('"RUN"', "must start with a command"),
@@ -150,6 +155,7 @@ steps_strategy = st.one_of(
     st.builds(Wait, st.integers(0, 100_000)),
     st.builds(WaitForFile, _NAME, st.integers(1, 100_000)),
     st.builds(WaitForText, st.text(_PRINTABLE, min_size=1, max_size=30), st.integers(1, 9999)),
+    st.builds(WaitForInput, st.integers(1, 99_999)),
     st.builds(Screenshot, _NAME.map(lambda name: name + ".png")),
 )
 
@@ -160,3 +166,9 @@ def test_text_format_round_trip(steps: list[Step]) -> None:
     for step in steps:
         script = script.then(step)
     assert Script.parse(script.to_text()) == script
+
+
+def test_a_doubled_key_waits_out_the_os_debounce() -> None:
+    """The genuine XL OS ignores the same key again until 3 key-up frames have passed."""
+    frames = TypeText("EE").frames()
+    assert [frame.key < 0 for frame in frames] == [False, False, True, True, True] * 2

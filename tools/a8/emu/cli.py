@@ -18,6 +18,9 @@ from a8.files import write_atomically
 
 #: Frames run when neither a script nor --frames says otherwise (10 s NTSC).
 DEFAULT_FRAMES = 600
+#: Environment variables giving the default machine and TV system.
+MACHINE_ENV = "A8_MACHINE"
+TV_ENV = "A8_TV"
 
 
 class RunArgumentError(A8Error):
@@ -49,10 +52,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help=f"frames to run after the start (default without --script: {DEFAULT_FRAMES})",
     )
     runner.add_argument("--hdir", type=Path, help="host folder mapped as H1: (default: temporary)")
-    runner.add_argument("--machine", choices=["xl", "800"], default="xl")
-    runner.add_argument("--tv", choices=["ntsc", "pal"], default="ntsc")
-    runner.add_argument("--os-rom", type=Path, help="your own OS ROM (else $A8_OS_ROM, built-in)")
-    runner.add_argument("--basic-rom", type=Path, help="your own BASIC ROM (else $A8_BASIC_ROM)")
+    add_machine_arguments(runner)
     runner.add_argument("--no-basic", action="store_true", help="boot without BASIC")
     runner.add_argument(
         "--no-sio-patch", action="store_true", help="real SIO timing (atari800 -nopatch)"
@@ -73,11 +73,56 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "headless run; print the commands that fix what is missing (exit 1 then).",
     )
     doctor.add_argument("--hdir", type=Path, help="H: folder to check for write access")
+    add_machine_arguments(doctor)
     doctor.set_defaults(handler=cmd_doctor)
 
 
+def add_machine_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--machine``, ``--tv``, ``--os-rom``, ``--basic-rom``, with environment defaults.
+
+    Shared by every command that runs the emulator (``machfsol verify`` too).
+    """
+    machine = os.environ.get(MACHINE_ENV) or "xl"
+    tv = os.environ.get(TV_ENV) or "ntsc"
+    parser.add_argument(
+        "--machine",
+        choices=["xl", "800"],
+        default=machine,
+        help=f"800XL or 400/800 (default: ${MACHINE_ENV}, else xl; now {machine})",
+    )
+    parser.add_argument(
+        "--tv",
+        choices=["ntsc", "pal"],
+        default=tv,
+        help=f"60 or 50 frames (jiffies) a second (default: ${TV_ENV}, else ntsc; now {tv})",
+    )
+    parser.add_argument(
+        "--os-rom",
+        type=Path,
+        help="your own OS ROM image: 16 KB XL/XE or 10 KB 400/800 (default: $A8_OS_ROM "
+        "or $A8_800_OS_ROM, else atari800's built-in AltirraOS)",
+    )
+    parser.add_argument(
+        "--basic-rom",
+        type=Path,
+        help="your own 8 KB BASIC ROM image (default: $A8_BASIC_ROM, else Altirra BASIC)",
+    )
+
+
+def check_machine(machine: str, tv: str) -> None:
+    """Values that came from the environment get the same check as typed ones."""
+    if machine not in ("xl", "800"):
+        raise RunArgumentError(f"${MACHINE_ENV}={machine}: give xl or 800")
+    if tv not in ("ntsc", "pal"):
+        raise RunArgumentError(f"${TV_ENV}={tv}: give ntsc or pal")
+
+
 def cmd_doctor(args: argparse.Namespace) -> int:
-    return report(diagnose(args.hdir))
+    check_machine(args.machine, args.tv)
+    options = EmulatorOptions(
+        machine=args.machine, tv=args.tv, os_rom=args.os_rom, basic_rom=args.basic_rom
+    )
+    return report(diagnose(options, args.hdir))
 
 
 def _check_limits(args: argparse.Namespace) -> None:
@@ -92,6 +137,7 @@ def _check_limits(args: argparse.Namespace) -> None:
 
 def cmd_run(args: argparse.Namespace) -> int:
     _check_limits(args)
+    check_machine(args.machine, args.tv)
     script = Script.load(args.script) if args.script is not None else None
     frames = args.frames if args.frames is not None else (None if script else DEFAULT_FRAMES)
     with tempfile.TemporaryDirectory(prefix="a8emu-h-") as spare:
@@ -138,7 +184,12 @@ def _summarise(result: RunResult, log: Path | None) -> int:
         os.close(descriptor)
         log = Path(name)
     write_atomically(log, result.log.encode("utf-8"))
-    print(f"ended: {result.reason}, exit status {result.exit_status}, {result.frames} frames")
+    tv = f"{result.tv.upper()}, {result.frames_per_second} a second"
+    print(
+        f"ended: {result.reason}, exit status {result.exit_status}, {result.frames} frames ({tv})"
+    )
+    for line in result.rom_report():
+        print(line)
     for path in result.screenshots:
         if path.exists():  # not the temporary one behind --print-screen
             print(f"screenshot: {path}")

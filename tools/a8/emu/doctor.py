@@ -1,10 +1,14 @@
 """``a8 emu doctor``: is everything the emulator runner needs in place?
 
 Each check says what it found and, when something is missing, the exact
-commands that fix it. The last check is a real run: boot BASIC headless, type a
-line that writes a file to the H: folder, wait for it, take a screenshot and
-quit, which exercises the SDL dummy drivers, the playback pipe, the H: device
-and the monitor together.
+commands that fix it. The last check is a real run on the machine and ROMs asked
+for: boot BASIC headless, wait until it waits for a key, map the XL's self-test
+ROM in (so the whole OS is in view), type a line that writes a file to the H:
+folder, wait for it, read the machine's memory and quit. That exercises the SDL
+dummy drivers, the playback pipe, the H: device, the monitor and its breakpoint,
+and it names the OS and BASIC the machine really ran, from their bytes in memory
+(:mod:`a8.emu.roms`): "OS: XL/XE rev. 2 (CRC32 1F9CD270)", "BASIC: rev. C ..." or
+the built-in "AltirraOS 3.28", "Altirra BASIC 1.55".
 """
 
 from __future__ import annotations
@@ -14,20 +18,20 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
 from a8.emu.emulator import (
-    BASIC_ROM_ENV,
     INSTALL_HINT,
-    OS_800_ROM_ENV,
-    OS_ROM_ENV,
     EmulatorOptions,
+    RomSet,
     find_atari800,
     headless_environment,
+    resolve_roms,
     run,
 )
+from a8.emu.roms import ENVIRONMENT, RomCheck, RomKind, os_kind
 from a8.emu.script import Script
 from a8.errors import A8Error
 
@@ -39,8 +43,8 @@ CONTRIB_FIX: Final = (
 )
 INSTALL_FIX: Final = "sudo apt-get install -y atari800"
 
-#: Sizes of the ROM files the environment variables may name.
-ROM_SIZES: Final = {OS_ROM_ENV: 16384, OS_800_ROM_ENV: 10240, BASIC_ROM_ENV: 8192}
+#: Maps the XL's self-test ROM in at 5000-57FF, so the whole OS image is in view.
+SELF_TEST_IN_VIEW: Final = "POKE 54017,PEEK(54017)&127\n"
 
 
 @dataclass(frozen=True)
@@ -101,66 +105,71 @@ def check_atari800() -> tuple[Check, Path | None]:
     return Check("atari800", good, f"{path}: {first}", "" if good else INSTALL_HINT), path
 
 
-def check_roms() -> list[Check]:
-    """The user's own ROM files named by environment variables, if any."""
-    checks: list[Check] = []
-    for variable, size in ROM_SIZES.items():
-        value = os.environ.get(variable)
-        if not value:
-            continue
-        path = Path(value)
-        if not path.is_file():
-            checks.append(Check(variable, False, f"{value}: no such file", f"unset {variable}"))
-        elif path.stat().st_size != size:
-            checks.append(
-                Check(
-                    variable,
-                    False,
-                    f"{value}: {path.stat().st_size} bytes, a ROM of this kind has {size}",
-                    f"point {variable} at the right ROM file, or unset it",
-                )
-            )
-        else:
-            checks.append(Check(variable, True, f"{value} ({size} bytes)"))
+def check_roms(options: EmulatorOptions) -> tuple[list[Check], RomSet | None]:
+    """The ROM files asked for (options or environment variables): readable, right size."""
+    try:
+        roms = resolve_roms(options)
+    except A8Error as error:
+        kind = os_kind(options.machine)
+        variables = f"${ENVIRONMENT[kind]} / ${ENVIRONMENT[RomKind.BASIC]}"
+        fix = f"give the right file with --os-rom / --basic-rom, or fix or unset {variables}"
+        return [Check("ROM files", False, str(error), fix)], None
+    checks = [
+        Check(f"{image.kind.role} file", True, f"{image.path} ({image.source}): {image.describe()}")
+        for image in (roms.os, roms.basic)
+        if image is not None
+    ]
     if not checks:
-        checks.append(Check("ROM files", True, "none configured: built-in AltirraOS/BASIC"))
-    return checks
+        checks.append(Check("ROM files", True, "none given: atari800's built-in AltirraOS/BASIC"))
+    return checks, roms
 
 
-def check_run() -> Check:
-    """Boot headless, write a file through H:, wait for it, screenshot, quit."""
+def check_run(options: EmulatorOptions) -> list[Check]:
+    """Boot headless, wait for the prompt's key wait, write a file through H:, read the ROMs."""
     with tempfile.TemporaryDirectory(prefix="a8doctor-") as folder:
         hdir = Path(folder) / "h"
         png = Path(folder) / "screen.png"
+        script = Script().wait_for_input(900)
+        if options.machine == "xl":
+            script = script.type(SELF_TEST_IN_VIEW).wait_for_input(300)
         script = (
-            Script()
-            .wait(150)
-            .type('OPEN #1,8,0,"H1:DOCTOR.TXT":PRINT #1;"OK":CLOSE #1\n')
+            script.type('OPEN #1,8,0,"H1:DOCTOR.TXT":PRINT #1;"OK":CLOSE #1\n')
             .wait_for_file("DOCTOR.TXT", 600)
             .screenshot(str(png))
         )
         started = time.monotonic()
         try:
-            result = run(EmulatorOptions(hdir=hdir, timeout_s=60), script)
+            result = run(replace(options, hdir=hdir, timeout_s=60), script)
         except A8Error as error:
-            return Check("headless run", False, str(error))
+            return [Check("headless run", False, str(error))]
         seconds = time.monotonic() - started
         written = (hdir / "DOCTOR.TXT").read_bytes() if (hdir / "DOCTOR.TXT").exists() else b""
         if not result.ok or written != b"OK\x9b" or not png.exists():
             last = result.log.strip().splitlines()[-3:]
-            return Check(
-                "headless run",
-                False,
-                f"ended {result.reason}, exit status {result.exit_status}, "
-                f"H: file {written!r}; log: {' | '.join(last)}",
-                "check that the H: folder is writable and SDL's dummy drivers exist "
-                "(SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy atari800 -nosound)",
-            )
-        return Check(
+            return [
+                Check(
+                    "headless run",
+                    False,
+                    f"ended {result.reason}, exit status {result.exit_status}, "
+                    f"H: file {written!r}; log: {' | '.join(last)}",
+                    "check that the H: folder is writable and SDL's dummy drivers exist "
+                    "(SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy atari800 -nosound); "
+                    "a ROM that does not boot to BASIC's prompt fails here too",
+                )
+            ]
+        tv = f"{options.tv.upper()}, {result.frames_per_second} frames/s"
+        run_check = Check(
             "headless run",
             True,
-            f"boot + H: file + screenshot + quit: {result.frames} frames in {seconds:.2f} s",
+            f"{options.machine.upper()} {tv}: boot + key wait + H: file + screenshot + quit: "
+            f"{result.frames} frames in {seconds:.2f} s",
         )
+        return [run_check, *(_rom_seen(check) for check in result.roms)]
+
+
+def _rom_seen(check: RomCheck) -> Check:
+    """What the machine showed of one ROM, as a line of the report."""
+    return Check(check.role, check.proven, check.report().removeprefix(f"{check.role}: "))
 
 
 def check_hdir_writable(folder: Path | None) -> Check:
@@ -175,15 +184,17 @@ def check_hdir_writable(folder: Path | None) -> Check:
     return Check("H: folder", True, f"{target} is writable")
 
 
-def diagnose(hdir: Path | None = None) -> list[Check]:
-    """All checks, in order; the run is only tried when atari800 is there."""
+def diagnose(options: EmulatorOptions | None = None, hdir: Path | None = None) -> list[Check]:
+    """All checks, in order; the run is only tried when atari800 and the ROMs are there."""
+    options = options if options is not None else EmulatorOptions()
     checks = [check_contrib()]
     found, path = check_atari800()
     checks.append(found)
-    checks += check_roms()
+    rom_checks, roms = check_roms(options)
+    checks += rom_checks
     checks.append(check_hdir_writable(hdir))
-    if path is not None:
-        checks.append(check_run())
+    if path is not None and roms is not None:
+        checks += check_run(options)
     return checks
 
 

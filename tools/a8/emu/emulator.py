@@ -48,7 +48,17 @@ from pathlib import Path
 from typing import Final, Literal
 
 from a8.emu.keys import CONSOLE_NONE, CONSOLE_OPTION
-from a8.emu.monitor import CONTINUE, FRAMES_BEFORE_MONITOR, QUIT, snapshot_commands
+from a8.emu.keywait import KeyEvent, KeyWatcher
+from a8.emu.monitor import (
+    BREAKPOINT_LINE,
+    CONTINUE,
+    FRAMES_BEFORE_MONITOR,
+    QUIT,
+    Entry,
+    breakpoint_command,
+    entries,
+    snapshot_commands,
+)
 from a8.emu.playback import (
     BLOCK_LEAD_BYTE,
     BLOCK_SIZE,
@@ -59,18 +69,33 @@ from a8.emu.playback import (
     Frame,
     frame_limits,
 )
+from a8.emu.roms import (
+    RomCheck,
+    RomImage,
+    RomKind,
+    config_text,
+    os_kind,
+    resolve_rom,
+)
 from a8.emu.screen import ScreenSnapshot, parse_registers
-from a8.emu.script import HoldKey, PressKey, Script, TypeText, Wait, WaitForFile, WaitForText
+from a8.emu.script import (
+    HoldKey,
+    PressKey,
+    Script,
+    TypeText,
+    Wait,
+    WaitForFile,
+    WaitForInput,
+    WaitForText,
+)
 from a8.errors import A8Error
 from a8.files import write_atomically
 
 Machine = Literal["xl", "800"]
 TvSystem = Literal["ntsc", "pal"]
+#: Frames (and jiffies: the OS's clock ticks once a frame) per second.
+FRAMES_PER_SECOND: Final = {"ntsc": 60, "pal": 50}
 
-#: Environment variables naming the user's own ROM files (used when no path is given).
-OS_ROM_ENV: Final = "A8_OS_ROM"  # XL/XE operating system (16 KB)
-OS_800_ROM_ENV: Final = "A8_800_OS_ROM"  # 400/800 operating system, revision B (10 KB)
-BASIC_ROM_ENV: Final = "A8_BASIC_ROM"  # BASIC cartridge (8 KB)
 #: Overrides the emulator executable found on PATH.
 ATARI800_ENV: Final = "A8_ATARI800"
 
@@ -84,6 +109,11 @@ INSTALL_HINT: Final = (
 OPTION_HELD_FRAMES: Final = 120
 #: Frames run between two looks at the H: folder while waiting for a file.
 POLL_FRAMES: Final = 30
+#: Frames run at a time while waiting for the program to ask for a key (the fewest a
+#: block holds: the breakpoint gives the exact moment, this only bounds the idle tail).
+INPUT_POLL_FRAMES: Final = 9
+#: The OS's shadow of ANTIC's display list address.
+SDLSTL: Final = 0x0230
 #: Log line atari800 prints for every frame whose screen checksum differs.
 CHECKSUM_LOG_LINE: Final = "adler32 does not match"
 
@@ -94,6 +124,7 @@ Reason = Literal[
     "max-frames",
     "wait-file-timeout",
     "wait-text-timeout",
+    "wait-input-timeout",
     "emulator-exited",
 ]
 
@@ -103,16 +134,20 @@ class EmulatorMissingError(A8Error):
 
 
 class EmulatorError(A8Error):
-    """The emulator could not be started or driven (bad ROM file, crash at start ...)."""
+    """The emulator could not be started or driven (a missing disk, a crash at start ...)."""
+
+
+class RomMismatchError(EmulatorError):
+    """The machine ran other ROM code than the file given (never a silent fallback)."""
 
 
 @dataclass(frozen=True)
 class EmulatorOptions:
     """How to start the emulated machine.
 
-    With no ROM files given (and none in the environment variables
-    :data:`OS_ROM_ENV`, :data:`OS_800_ROM_ENV`, :data:`BASIC_ROM_ENV`) atari800's
-    built-in free AltirraOS and Altirra BASIC are used.
+    With no ROM files given (and none in the environment variables of
+    :mod:`a8.emu.roms`: ``A8_OS_ROM``, ``A8_800_OS_ROM``, ``A8_BASIC_ROM``)
+    atari800's built-in free AltirraOS and Altirra BASIC are used.
     """
 
     machine: Machine = "xl"
@@ -136,6 +171,9 @@ class EmulatorOptions:
     turbo: bool = True
     #: More atari800 arguments; it runs in an empty folder, so paths must be absolute.
     extra_args: tuple[str, ...] = ()
+    #: Record the program's keyboard reading (:mod:`a8.emu.keywait`) from the first
+    #: pause on; a script with a ``wait-input`` step does so anyway.
+    watch_keys: bool = False
 
 
 @dataclass(frozen=True)
@@ -156,11 +194,25 @@ class RunResult:
     checksum_mismatches: int = 0
     #: The command line that was run.
     command: tuple[str, ...] = field(default=())
+    #: What the looks at the machine's memory showed about its OS and BASIC ROMs.
+    roms: tuple[RomCheck, ...] = ()
+    tv: TvSystem = "ntsc"
+    #: The program's keyboard reading, when watched (:mod:`a8.emu.keywait`).
+    key_events: tuple[KeyEvent, ...] = ()
 
     @property
     def ok(self) -> bool:
         """The script ran to its end and atari800 then exited cleanly (status 0)."""
         return self.reason == "script-end" and self.exit_status == 0
+
+    @property
+    def frames_per_second(self) -> int:
+        """60 (NTSC) or 50 (PAL): frames, and the OS's jiffies, per second."""
+        return FRAMES_PER_SECOND[self.tv]
+
+    def rom_report(self) -> list[str]:
+        """One line per ROM: what it is and what the machine showed (see RomCheck)."""
+        return [check.report() for check in self.roms]
 
 
 def find_atari800() -> Path:
@@ -177,51 +229,66 @@ def find_atari800() -> Path:
     return Path(found)
 
 
-def _rom(given: Path | None, variable: str) -> Path | None:
-    path = given if given is not None else _env_path(variable)
-    if path is not None and not path.is_file():
-        source = "" if given is not None else f" (from ${variable})"
-        raise EmulatorError(f"{path}{source}: ROM file not found")
-    return path.absolute() if path is not None else None
+@dataclass(frozen=True)
+class RomSet:
+    """The ROM images a run uses (None: atari800's built-in one of that kind)."""
+
+    os: RomImage | None
+    basic: RomImage | None
+
+    def describe(self) -> str:
+        """Short: ``XL/XE OS rev. 2 + Atari BASIC rev. C`` (for benchmark headers)."""
+        os_name = self.os.name if self.os is not None else "built-in AltirraOS"
+        if self.basic is None:
+            return f"{os_name} + built-in Altirra BASIC"
+        return f"{os_name} + {self.basic.name}"
 
 
-def _env_path(variable: str) -> Path | None:
-    value = os.environ.get(variable)
-    return Path(value) if value else None
+def resolve_roms(options: EmulatorOptions) -> RomSet:
+    """Read and check the ROM files of ``options`` (or of the environment variables).
+
+    A missing, unreadable or wrong-size file is a one-line :class:`~a8.emu.roms.RomError`.
+    """
+    if options.machine not in ("xl", "800"):
+        raise EmulatorError(f"unknown machine {options.machine!r} (xl or 800)")
+    os_image = resolve_rom(options.os_rom, os_kind(options.machine), "--os-rom")
+    basic = resolve_rom(options.basic_rom, RomKind.BASIC, "--basic-rom") if options.basic else None
+    return RomSet(os_image, basic)
+
+
+def write_config(roms: RomSet, machine: Machine, folder: Path) -> Path:
+    """atari800's configuration file for ``roms``, with copies of the images beside it.
+
+    The copies are what the emulator loads: exactly the bytes that were checked,
+    under a short path (atari800 reads configuration lines of at most 255 bytes).
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    os_copy = _copy(roms.os, folder / "os.rom")
+    basic_copy = _copy(roms.basic, folder / "basic.rom")
+    config = folder / "atari800.cfg"
+    config.write_text(config_text(machine, roms.os, roms.basic, os_copy, basic_copy), "ascii")
+    return config
+
+
+def _copy(image: RomImage | None, path: Path) -> Path | None:
+    if image is None:
+        return None
+    path.write_bytes(image.data)
+    return path
 
 
 def command_line(
     options: EmulatorOptions, executable: Path, config: Path, playback: Path, hdir: Path
 ) -> list[str]:
-    """The atari800 arguments for ``options`` (ROM files resolved, checked to exist)."""
+    """The atari800 arguments for ``options``; ``config`` selects the ROMs (see write_config)."""
     args = [str(executable.absolute()), "-config", str(config.absolute()), "-no-autosave-config"]
-    if options.machine == "xl":
-        os_rom = _rom(options.os_rom, OS_ROM_ENV)
-        args += ["-xl"]
-        args += (
-            ["-xlxe_rom", str(os_rom), "-xl-rev", "custom"] if os_rom else ["-xl-rev", "altirra"]
-        )
-    elif options.machine == "800":
-        os_rom = _rom(options.os_rom, OS_800_ROM_ENV)
-        args += ["-atari"]
-        args += (
-            ["-osb_rom", str(os_rom), "-800-rev", "custom"] if os_rom else ["-800-rev", "altirra"]
-        )
-    else:
+    if options.machine not in ("xl", "800"):
         raise EmulatorError(f"unknown machine {options.machine!r} (xl or 800)")
+    args.append("-xl" if options.machine == "xl" else "-atari")
     if options.tv not in ("ntsc", "pal"):
         raise EmulatorError(f"unknown TV system {options.tv!r} (ntsc or pal)")
     args.append(f"-{options.tv}")
-    if options.basic:
-        basic_rom = _rom(options.basic_rom, BASIC_ROM_ENV)
-        args += ["-basic"]
-        args += (
-            ["-basic_rom", str(basic_rom), "-basic-rev", "custom"]
-            if basic_rom
-            else ["-basic-rev", "altirra"]
-        )
-    else:
-        args.append("-nobasic")
+    args.append("-basic" if options.basic else "-nobasic")
     if not options.sio_patch:
         args.append("-nopatch")
     # atari800 runs in an empty folder of its own: every path it gets is absolute
@@ -253,12 +320,65 @@ class _Stopped(Exception):
         self.reason: Reason = reason
 
 
-class _Session:
-    """One running emulator and the pipe that feeds it, block by block."""
+class _Log:
+    """atari800's output file, read as it grows, for the monitor's announcements."""
 
-    def __init__(self, process: subprocess.Popen[bytes], pipe: Path, options: EmulatorOptions):
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.offset = 0
+        self.partial = ""
+
+    def size(self) -> int:
+        return self.path.stat().st_size
+
+    def text_from(self, start: int) -> str:
+        with self.path.open("rb") as handle:
+            handle.seek(start)
+            return handle.read().decode("ascii", errors="replace")
+
+    def new_entries(self) -> list[Entry]:
+        """Monitor entries announced since the last call."""
+        size = self.size()
+        if size == self.offset:
+            return []
+        with self.path.open("rb") as handle:
+            handle.seek(self.offset)
+            data = handle.read(size - self.offset)
+        self.offset += len(data)
+        lines = (self.partial + data.decode("ascii", errors="replace")).split("\n")
+        self.partial = lines.pop()
+        if lines and lines[-1].startswith(BREAKPOINT_LINE):  # its state line is to come
+            self.partial = lines.pop() + "\n" + self.partial
+        return entries(lines)
+
+
+@dataclass
+class _Looks:
+    """What the run learnt from the machine's memory at its pauses and breakpoints."""
+
+    roms: list[RomCheck]
+    watcher: KeyWatcher | None
+    #: For each of the watcher's events, the playback block it happened in.
+    event_blocks: list[int] = field(default_factory=list)
+
+
+class _Session:
+    """One running emulator, the pipe that feeds it block by block, and its monitor."""
+
+    def __init__(
+        self,
+        process: subprocess.Popen[bytes],
+        pipe: Path,
+        options: EmulatorOptions,
+        work: Path,
+        log: _Log,
+        looks: _Looks,
+    ):
         self.process = process
         self.options = options
+        self.work = work
+        self.log = log
+        self.looks = looks
         self.deadline = time.monotonic() + options.timeout_s
         self.writer = BlockWriter()
         self.frames = 0
@@ -266,6 +386,11 @@ class _Session:
         self.lead_sent = False
         self.snapshots = 0
         self.block_frames = 0
+        #: Playback blocks sent so far, and the one holding the last key pressed.
+        self.blocks = 0
+        self.last_press_block = -1
+        self.breakpoint: int | None = None
+        self._next_breakpoint: int | None = None
 
     def _open_pipe(self, pipe: Path) -> int:
         """Open the pipe for writing once atari800 has opened it for reading."""
@@ -300,18 +425,40 @@ class _Session:
                 self._check_alive()
                 time.sleep(0.001)
 
+    def _send_block(self, data: bytes, frames: Sequence[Frame]) -> None:
+        self._write(data)
+        if any(frame.key != IDLE.key or frame.console != IDLE.console for frame in frames):
+            self.last_press_block = self.blocks
+        self.blocks += 1
+
     def _unread(self) -> int:
         count = array.array("i", [0])
         fcntl.ioctl(self.fd, termios.FIONREAD, count)
         return count[0]
 
     def _wait_until_taken(self) -> None:
-        """Wait until atari800 has read everything sent (it is then blocked, waiting)."""
+        """Wait until atari800 has read everything sent (it is then blocked, waiting).
+
+        Breakpoints met on the way are handled as they come.
+        """
         delay = 0.0002
         while self._unread():
             self._check_alive()
+            if self._serve_breakpoints():
+                delay = 0.0002
+                continue
             time.sleep(delay)
             delay = min(delay * 2, 0.001)
+
+    def _serve_breakpoints(self) -> bool:
+        """Handle the breakpoint the emulator stands at, if any (True if one was)."""
+        served = False
+        for entry in self.log.new_entries():
+            if not entry.at_breakpoint:
+                raise EmulatorError(f"the emulator's monitor stopped unasked at {entry.pc:04X}")
+            self._on_breakpoint(entry)
+            served = True
+        return served
 
     def _budget(self, count: int) -> int:
         """How many of ``count`` frames the frame limit still allows."""
@@ -337,7 +484,7 @@ class _Session:
             data = self.writer.block(pending[:take])
             if self.lead_sent:
                 data = data[len(BLOCK_LEAD_BYTE) :]
-            self._write(data + BLOCK_LEAD_BYTE)
+            self._send_block(data + BLOCK_LEAD_BYTE, pending[:take])
             self.lead_sent = True
             self._wait_until_taken()
             self.frames += take
@@ -356,18 +503,33 @@ class _Session:
         if self.writer.first:
             self.run_frames([IDLE] * self.writer.limits()[0])
 
-    def _enter_monitor(self, commands: bytes, frames: int = 0) -> None:
-        """Signal the paused emulator, feed it a block of idle frames, send ``commands``.
+    def _pause(self, frames: int = 0) -> tuple[Entry, ScreenSnapshot]:
+        """Stop the emulator in its monitor and read the machine (it stays stopped).
 
-        The emulator runs :data:`~a8.emu.monitor.FRAMES_BEFORE_MONITOR` frame of
-        the block, enters the monitor, runs the commands and waits for more.
+        Signals the paused emulator and feeds it a block of ``frames`` idle frames
+        (at least the fewest a block holds): it runs
+        :data:`~a8.emu.monitor.FRAMES_BEFORE_MONITOR` frame of the block and enters
+        the monitor. If the key watcher's breakpoint stops it first, within that
+        frame, that stop is the pause (the event is recorded too): atari800 forgets
+        a pending SIGINT when it leaves the monitor, so waiting for the signal's
+        own stop would wait forever.
         """
         self._ensure_started()
         low = max(frames, self.writer.limits()[0])
         self.process.send_signal(signal.SIGINT)
-        self._write(self.writer.block([IDLE] * low)[len(BLOCK_LEAD_BYTE) :] + BLOCK_LEAD_BYTE)
-        self._command(commands)
+        block = [IDLE] * low
+        self._send_block(self.writer.block(block)[len(BLOCK_LEAD_BYTE) :] + BLOCK_LEAD_BYTE, block)
         self.block_frames = low
+        while True:
+            found = self.log.new_entries()
+            if found:
+                entry = found[0]
+                screen = self._read_machine(mid_frame=entry.at_breakpoint)
+                if entry.at_breakpoint:
+                    self._hit(entry, screen)
+                return entry, screen
+            self._check_alive()
+            time.sleep(0.0005)
 
     def _command(self, commands: bytes) -> None:
         stdin = self.process.stdin
@@ -378,33 +540,89 @@ class _Session:
         except BrokenPipeError:
             raise _Stopped("emulator-exited") from None
 
-    def snapshot(self, work: Path, log_path: Path, frames: int = 0) -> ScreenSnapshot:
+    def _read_machine(self, mid_frame: bool = False) -> ScreenSnapshot:
+        """With the monitor waiting: memory and chip registers (the monitor stays in).
+
+        ``mid_frame``: stopped at a breakpoint, ANTIC's display list counter points
+        part-way down the list; the picture is drawn from the list's start, which
+        the OS keeps in SDLSTL (560-561) and the vertical blank copies to ANTIC.
+        """
+        self.snapshots += 1
+        memory_file = self.work / f"memory{self.snapshots}.bin"
+        done_file = self.work / f"done{self.snapshots}.bin"
+        start = self.log.size()
+        self._command(snapshot_commands(memory_file, done_file))
+        self._wait_for(done_file.exists)
+        listing = self.log.text_from(start)
+        memory = memory_file.read_bytes()
+        memory_file.unlink()
+        done_file.unlink()
+        registers = parse_registers(listing)
+        if mid_frame:
+            registers["DLISTL"], registers["DLISTH"] = memory[SDLSTL], memory[SDLSTL + 1]
+        screen = ScreenSnapshot(memory, registers, self.options.tv)
+        self.looks.roms[:] = [
+            check.look(memory, screen.registers.get("PORTB")) for check in self.looks.roms
+        ]
+        return screen
+
+    def _on_breakpoint(self, entry: Entry) -> None:
+        """The CPU stands at the key watcher's breakpoint: record the event, go on."""
+        self._hit(entry, self._read_machine(mid_frame=True))
+        self._set_breakpoint(self._next_breakpoint)
+        self._command(CONTINUE)
+
+    def _hit(self, entry: Entry, screen: ScreenSnapshot) -> None:
+        watcher = self.looks.watcher
+        self._next_breakpoint = watcher.hit(screen, entry.pc, entry.a) if watcher else None
+        self._record_new_events()
+
+    def _record_new_events(self) -> None:
+        watcher = self.looks.watcher
+        if watcher is not None:
+            missing = len(watcher.events) - len(self.looks.event_blocks)
+            self.looks.event_blocks += [self.blocks - 1] * missing
+
+    def _set_breakpoint(self, address: int | None) -> None:
+        if address != self.breakpoint:
+            self._command(breakpoint_command(address))
+            self.breakpoint = address
+
+    def snapshot(self, frames: int = 0) -> ScreenSnapshot:
         """Memory and video registers, taken one frame after the frames sent so far.
 
         Adds a block of ``frames`` idle frames (at least the fewest a block
         holds) to the run: the frame before the monitor and the rest after it.
+        The key watcher, if any, looks at the machine too and places its breakpoint.
         """
         low = max(frames, frame_limits(BLOCK_SIZE, len(BLOCK_LEAD_BYTE))[0])
         if self._budget(low) < low:  # the frame limit comes first
             self._finish_with([IDLE] * self._budget(low))
             raise _Stopped("max-frames")
-        self.snapshots += 1
-        memory_file = work / f"memory{self.snapshots}.bin"
-        done_file = work / f"done{self.snapshots}.bin"
-        log_start = log_path.stat().st_size
-        self._enter_monitor(snapshot_commands(memory_file, done_file), low)
-        self._wait_for(done_file.exists)
-        listing = log_path.read_bytes()[log_start:].decode("ascii", errors="replace")
-        memory = memory_file.read_bytes()
+        entry, screen = self._pause(low)
+        watcher = self.looks.watcher
+        if watcher is not None:
+            self._set_breakpoint(watcher.look(screen, entry.pc))
+            self._record_new_events()
         self._command(CONTINUE)
         self._wait_until_taken()
         self.frames += self.block_frames
-        return ScreenSnapshot(memory, parse_registers(listing), self.options.tv)
+        return screen
 
     def quit(self) -> None:
-        """End the emulator through its monitor: it exits with status 0."""
-        self._enter_monitor(QUIT)
+        """Take a last look at the machine, then end it through the monitor (status 0)."""
+        self._pause()
+        self._command(QUIT)
         self.frames += FRAMES_BEFORE_MONITOR
+
+    def wait_for_exit(self) -> int | None:
+        """After the input's end: let the emulator run out (serving breakpoints), reap it."""
+        while self.process.poll() is None:
+            if time.monotonic() > self.deadline:
+                return None
+            if not self._serve_breakpoints():
+                time.sleep(0.005)
+        return self.process.returncode
 
     def _wait_for(self, condition: Callable[[], bool]) -> None:
         delay = 0.0005
@@ -423,14 +641,16 @@ def run(options: EmulatorOptions, script: Script) -> RunResult:
     """Boot the machine, play ``script`` into it, and always end the emulator.
 
     Screenshot paths in the script are relative to the current directory.
-    Raises :class:`EmulatorMissingError` without atari800 and :class:`EmulatorError`
-    for options that cannot work (a missing ROM or disk file).
+    Raises :class:`EmulatorMissingError` without atari800, :class:`EmulatorError`
+    for options that cannot work (a missing disk file), :class:`~a8.emu.roms.RomError`
+    for a ROM file that cannot be used, and :class:`RomMismatchError` when the
+    machine turns out to run other ROM code than the file given.
     """
     executable = find_atari800()
+    roms = resolve_roms(options)
     with tempfile.TemporaryDirectory(prefix="a8emu-") as work_name:
         work = Path(work_name)
-        config = work / "atari800.cfg"
-        config.write_bytes(b"")
+        config = write_config(roms, options.machine, work / "roms")
         # atari800 looks for ROM files in its working folder, opening every file
         # there: it must not find the pipe, so it runs in an empty folder.
         empty = work / "cwd"
@@ -442,6 +662,8 @@ def run(options: EmulatorOptions, script: Script) -> RunResult:
         hdir.mkdir(parents=True, exist_ok=True)
         command = command_line(options, executable, config, pipe, hdir)
         log_path = work / "atari800.log"
+        watch = options.watch_keys or any(isinstance(step, WaitForInput) for step in script)
+        looks = _Looks(_rom_checks(options, roms), KeyWatcher() if watch else None)
         outcome = _Outcome()
         with log_path.open("wb") as log_file:
             process = subprocess.Popen(
@@ -454,11 +676,11 @@ def run(options: EmulatorOptions, script: Script) -> RunResult:
                 start_new_session=True,
             )
             try:
-                _drive(process, pipe, options, script, hdir, work, log_path, outcome)
+                _drive(process, pipe, options, script, hdir, work, _Log(log_path), looks, outcome)
             finally:
                 _end(process)
         log, mismatches = _clean_log(log_path.read_bytes())
-    return RunResult(
+    result = RunResult(
         exit_status=process.returncode,
         log=log,
         frames=outcome.frames,
@@ -467,7 +689,21 @@ def run(options: EmulatorOptions, script: Script) -> RunResult:
         screens=tuple(outcome.screens),
         checksum_mismatches=mismatches,
         command=tuple(command),
+        roms=tuple(looks.roms),
+        tv=options.tv,
+        key_events=tuple(looks.watcher.events) if looks.watcher is not None else (),
     )
+    wrong = [check for check in result.roms if check.mismatch is not None]
+    if wrong:
+        raise RomMismatchError(wrong[0].report())
+    return result
+
+
+def _rom_checks(options: EmulatorOptions, roms: RomSet) -> list[RomCheck]:
+    checks = [RomCheck(os_kind(options.machine), roms.os)]
+    if options.basic:
+        checks.append(RomCheck(RomKind.BASIC, roms.basic))
+    return checks
 
 
 @dataclass
@@ -487,18 +723,19 @@ def _drive(
     script: Script,
     hdir: Path,
     work: Path,
-    log_path: Path,
+    log: _Log,
+    looks: _Looks,
     outcome: _Outcome,
 ) -> None:
     """Play the script, then end the emulator (see the module docstring)."""
     session: _Session | None = None
     try:
-        session = _Session(process, pipe, options)
+        session = _Session(process, pipe, options, work, log, looks)
         try:
-            _play(session, script, hdir, work, log_path, outcome)
+            _play(session, script, hdir, outcome)
             session.quit()
         except _Stopped as stop:
-            if stop.reason not in ("wait-file-timeout", "wait-text-timeout"):
+            if stop.reason not in ("wait-file-timeout", "wait-text-timeout", "wait-input-timeout"):
                 raise
             outcome.reason = stop.reason
             session.quit()
@@ -511,7 +748,7 @@ def _drive(
             outcome.frames = session.frames
             if stop.reason == "max-frames":  # the last frames end with the input
                 session.close()
-                if _wait_for_exit(process, session.deadline) is None:
+                if session.wait_for_exit() is None:
                     outcome.reason = "timeout"
     finally:
         if session is not None:
@@ -521,14 +758,7 @@ def _drive(
                 process.stdin.close()
 
 
-def _play(
-    session: _Session,
-    script: Script,
-    hdir: Path,
-    work: Path,
-    log_path: Path,
-    outcome: _Outcome,
-) -> None:
+def _play(session: _Session, script: Script, hdir: Path, outcome: _Outcome) -> None:
     pending: list[Frame] = []
     if session.options.option_held:
         pending += [Frame(console=CONSOLE_NONE & ~CONSOLE_OPTION)] * OPTION_HELD_FRAMES
@@ -541,9 +771,11 @@ def _play(
         if isinstance(step, WaitForFile):
             _wait_for_file(session, hdir / step.name, step.timeout_frames)
         elif isinstance(step, WaitForText):
-            _wait_for_text(session, step, work, log_path)
+            _wait_for_text(session, step)
+        elif isinstance(step, WaitForInput):
+            _wait_for_input(session, step.timeout_frames)
         else:
-            screen = session.snapshot(work, log_path)
+            screen = session.snapshot()
             target = Path(step.path)
             buffer = io.BytesIO()
             screen.image().save(buffer, format="PNG")
@@ -596,16 +828,52 @@ def _held_open(pid: int, path: Path) -> bool | None:
     return False
 
 
-def _wait_for_text(session: _Session, step: WaitForText, work: Path, log_path: Path) -> None:
+def _wait_for_text(session: _Session, step: WaitForText) -> None:
     """Read the screen every :data:`POLL_FRAMES` frames until a line contains the text."""
     waited = 0
     while True:
-        screen = session.snapshot(work, log_path, frames=POLL_FRAMES)
+        screen = session.snapshot(frames=POLL_FRAMES)
         waited += POLL_FRAMES
         if any(step.text in line for line in screen.text_lines()):
             return
         if waited >= step.timeout_frames:
             raise _Stopped("wait-text-timeout")
+
+
+def _wait_for_input(session: _Session, timeout_frames: int) -> None:
+    """Run until the program waits for a key, after taking every key typed before.
+
+    Done when the watcher's latest event is ``ready`` and it came after the block
+    holding the last key pressed, or after a ``take`` in that block (which can only
+    be that key's, or an earlier one's when a later key was lost).
+    """
+    watcher = session.looks.watcher
+    assert watcher is not None
+    waited = 0
+    while not _ready_after_last_key(session):
+        if waited >= timeout_frames:
+            if watcher.error is not None:  # never found: say why, rather than time out
+                raise EmulatorError(f"wait-input: {watcher.error}")
+            raise _Stopped("wait-input-timeout")
+        if watcher.watching:
+            session.run_frames([IDLE] * INPUT_POLL_FRAMES)
+        else:  # the OS may not have set up its handlers yet: look again
+            session.snapshot(frames=INPUT_POLL_FRAMES)
+        waited += INPUT_POLL_FRAMES
+
+
+def _ready_after_last_key(session: _Session) -> bool:
+    watcher = session.looks.watcher
+    assert watcher is not None
+    events, blocks = watcher.events, session.looks.event_blocks
+    if not events or events[-1].kind != "ready":
+        return False
+    if blocks[-1] > session.last_press_block:
+        return True
+    return any(
+        event.kind == "take" and block == session.last_press_block
+        for event, block in zip(events[:-1], blocks[:-1], strict=True)
+    )
 
 
 def _wait_for_exit(process: subprocess.Popen[bytes], deadline: float) -> int | None:

@@ -13,6 +13,7 @@ or read from a small text format, one command per line (``#`` starts a comment):
     key RETURN                    # key names: see a8.emu.keys.named_keystroke
     wait-file DONE.TXT 6000       # until H:DONE.TXT exists and is closed
     wait-text "Ready" 600         # until a text line of the screen contains it
+    wait-input 3000               # until the program waits for a key (a8.emu.keywait)
     screenshot out.png            # PNG of the Atari screen
     hold START 30                 # hold a key for N frames
 
@@ -30,11 +31,13 @@ from a8.emu.keys import Keystroke, keystrokes_for_text, named_keystroke
 from a8.emu.playback import IDLE, Frame
 from a8.errors import A8Error
 
-#: Frames a key is held, then frames with no key before the next one. The OS
-#: ignores a repeat of the same key within 3 frames of the last press, so the
-#: gap matters when a text has doubled letters.
+#: Frames a key is held, then frames with no key before the next one. The genuine
+#: XL OS debounces: after a key it ignores the same key again until its counter
+#: KEYDEL, set to 3 by the key, has run out, and the vertical blank counts it down
+#: only in frames with no key held. So a doubled letter needs 3 key-up frames
+#: between the two presses (with 2, PEEK arrives as PEK); AltirraOS has no such rule.
 KEY_HOLD_FRAMES: Final = 2
-KEY_GAP_FRAMES: Final = 2
+KEY_GAP_FRAMES: Final = 3
 
 
 class ScriptError(A8Error):
@@ -107,6 +110,18 @@ class WaitForText:
 
 
 @dataclass(frozen=True)
+class WaitForInput:
+    """Run until the program waits for a key, having taken every key typed before.
+
+    "Waits for a key" is the CPU in the OS's keyboard GET-BYTE routine with no key
+    in CH (:mod:`a8.emu.keywait`): BASIC at a ``GET`` from ``K:`` or an ``INPUT``.
+    The run stops (reason ``wait-input-timeout``) after ``timeout_frames`` frames.
+    """
+
+    timeout_frames: int
+
+
+@dataclass(frozen=True)
 class Screenshot:
     """Write a PNG of the screen as it is at this point."""
 
@@ -114,7 +129,7 @@ class Screenshot:
 
 
 InputStep = TypeText | PressKey | HoldKey | Wait
-Step = InputStep | WaitForFile | WaitForText | Screenshot
+Step = InputStep | WaitForFile | WaitForText | WaitForInput | Screenshot
 
 
 def _press_all(keystrokes: list[Keystroke]) -> list[Frame]:
@@ -167,6 +182,10 @@ class Script:
     def wait_for_text(self, text: str, timeout_frames: int) -> Script:
         """Run until the screen shows ``text`` on one line (``timeout_frames`` at most)."""
         return self.then(WaitForText(text, timeout_frames))
+
+    def wait_for_input(self, timeout_frames: int) -> Script:
+        """Run until the program waits for the next key (``timeout_frames`` at most)."""
+        return self.then(WaitForInput(timeout_frames))
 
     def screenshot(self, path: str) -> Script:
         """Save the screen as a PNG at ``path``."""
@@ -224,6 +243,8 @@ def _check_step(step: Step) -> None:
             if not text or "\n" in text:
                 raise ScriptError("wait-text: give the text of one screen line, not empty")
             _check_count(timeout, "wait-text timeout", minimum=1)
+        case WaitForInput(timeout):
+            _check_count(timeout, "wait-input timeout", minimum=1)
         case Screenshot(path):
             if not path.lower().endswith(".png"):
                 raise ScriptError(f"screenshot {path!r}: the file name must end in .png")
@@ -243,7 +264,16 @@ def _check_h_name(name: str) -> None:
 # --- the text format -----------------------------------------------------------------
 
 #: The commands of the text format.
-COMMANDS: Final = ("type", "key", "hold", "wait", "wait-file", "wait-text", "screenshot")
+COMMANDS: Final = (
+    "type",
+    "key",
+    "hold",
+    "wait",
+    "wait-file",
+    "wait-text",
+    "wait-input",
+    "screenshot",
+)
 
 
 def _parse_line(line: str) -> list[Step]:
@@ -273,6 +303,9 @@ def _parse_line(line: str) -> list[Step]:
         if len(args) != 2 or not isinstance(args[0], _Quoted) or isinstance(args[1], _Quoted):
             raise ScriptError('usage: wait-text "TEXT" TIMEOUT_FRAMES')
         return [_built(WaitForText(str(args[0]), _parse_int(args[1], "wait-text")))]
+    if name == "wait-input":
+        (timeout,) = _expect_words(args, 1, "wait-input TIMEOUT_FRAMES")
+        return [_built(WaitForInput(_parse_int(timeout, "wait-input")))]
     if name == "screenshot":
         if len(args) != 1:
             raise ScriptError("screenshot: give one file name, e.g. screenshot out.png")
@@ -338,6 +371,8 @@ def _format_step(step: Step) -> str:
             return f"wait-file {_word(name)} {timeout}"
         case WaitForText(text, timeout):
             return f"wait-text {_quote(text)} {timeout}"
+        case WaitForInput(timeout):
+            return f"wait-input {timeout}"
         case Screenshot(path):
             return f"screenshot {_word(path)}"
     raise AssertionError(step)
