@@ -8,10 +8,25 @@ only when the user asks for it explicitly with A8_SKIP_EMULATOR=1 (never in CI).
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 
 from a8.emu.emulator import EmulatorMissingError, find_atari800
+
+#: Variables that change which machine and ROMs every run uses: the tests set them
+#: themselves where they need them, so a developer's own settings cannot change results.
+#: Own ROMs for the tests that take them (typing on the genuine OS): A8_TEST_OS_ROM and
+#: A8_TEST_BASIC_ROM, read by those tests only.
+MACHINE_VARIABLES = ("A8_OS_ROM", "A8_800_OS_ROM", "A8_BASIC_ROM", "A8_MACHINE", "A8_TV")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_machine_settings_from_outside() -> Iterator[None]:
+    with pytest.MonkeyPatch.context() as patch:  # session-wide: before session fixtures too
+        for variable in MACHINE_VARIABLES:
+            patch.delenv(variable, raising=False)
+        yield
 
 
 @pytest.fixture(scope="session")

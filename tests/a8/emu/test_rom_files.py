@@ -59,8 +59,10 @@ def test_names_by_crc_and_by_altirra_text() -> None:
 def test_atari800_patches_are_told_apart() -> None:
     memory = bytearray(0x10000)
     memory[0xE459:0xE45C] = bytes([0xF2, 0x01, 0x60])  # escape, code, RTS
+    memory[0xE43C:0xE43E] = bytes([0xD2, 0x05])  # escape-and-return, code
     memory[0xC31D:0xC31F] = bytes([0xEA, 0xEA])  # checksum test turned off
-    assert all(emulator_patch(bytes(memory), at) for at in (0xE459, 0xE45A, 0xE45B, 0xC31D))
+    patched = (0xE459, 0xE45A, 0xE45B, 0xE43C, 0xE43D, 0xC31D)
+    assert all(emulator_patch(bytes(memory), at) for at in patched)
     memory[0xC31E] = 0x00
     assert not emulator_patch(bytes(memory), 0xC31E)
     assert not emulator_patch(bytes(memory), 0xE000)

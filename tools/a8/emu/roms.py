@@ -25,8 +25,9 @@ or from the text Altirra's ROMs carry.
 
 atari800 itself changes a few bytes of the OS it loads (src/esc.c, devices.c):
 its SIO patch and device patches put an escape sequence (the unused opcode F2 and
-a code byte, often followed by RTS) where the OS's routine starts, and on an XL it
-turns the checksum test that would flag a modified ROM into two NOPs. Those bytes
+a code byte, often followed by RTS, or D2, escape-and-return, and a code byte)
+where the OS's routine starts, and on an XL it turns the checksum test that would
+flag a modified ROM into two NOPs. Those bytes
 are counted apart; every other byte must be the file's.
 """
 
@@ -110,9 +111,10 @@ LAYOUT: Final[Mapping[RomKind, tuple[tuple[int, int, int], ...]]] = {
 }
 XL_SELF_TEST: Final = (0x1000, 0x5000, 0x0800)
 
-#: atari800's escape opcode (src/cpu.c: an illegal 6502 opcode it traps) and where it
-#: puts two NOPs in an XL OS to keep a modified ROM's checksum from counting.
+#: atari800's escape opcodes (illegal 6502 opcodes it traps: escape, escape-and-return)
+#: and where it puts two NOPs in an XL OS to keep a modified ROM's checksum from counting.
 ESCAPE_OPCODE: Final = 0xF2
+ESCAPE_RTS_OPCODE: Final = 0xD2
 RTS_OPCODE: Final = 0x60
 NOP_OPCODE: Final = 0xEA
 CHECKSUM_TEST_PATCHES: Final = frozenset({0xC3D2, 0xC346, 0xC32B, 0xC31D, 0xC32C, 0xC2E0})
@@ -306,7 +308,7 @@ class RomCheck:
             return f"{head}: never in view (the program had mapped it out at every look)"
         if self.image is None:
             return head
-        patched = f", but {self.patched_bytes} atari800 patches" if self.patched_bytes else ""
+        patched = f" except {self.patched_bytes} that atari800 patches" if self.patched_bytes else ""
         return f"{head}: in the machine ({self.checked_bytes} bytes in view, all equal{patched})"
 
     def look(self, memory: bytes, portb: int | None) -> RomCheck:
@@ -351,7 +353,7 @@ def emulator_patch(memory: bytes, address: int) -> bool:
     before = memory[address - 1]
     two_before = memory[address - 2]
     return (
-        value == ESCAPE_OPCODE
-        or before == ESCAPE_OPCODE
+        value in (ESCAPE_OPCODE, ESCAPE_RTS_OPCODE)
+        or before in (ESCAPE_OPCODE, ESCAPE_RTS_OPCODE)
         or (two_before == ESCAPE_OPCODE and value == RTS_OPCODE)
     )
