@@ -308,7 +308,9 @@ class RomCheck:
             return f"{head}: never in view (the program had mapped it out at every look)"
         if self.image is None:
             return head
-        patched = f" except {self.patched_bytes} that atari800 patches" if self.patched_bytes else ""
+        patched = ""
+        if self.patched_bytes:
+            patched = f" except {self.patched_bytes} that atari800 patches"
         return f"{head}: in the machine ({self.checked_bytes} bytes in view, all equal{patched})"
 
     def look(self, memory: bytes, portb: int | None) -> RomCheck:
