@@ -18,6 +18,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from a8.basic import tokenize
+from a8.emu.emulator import EmulatorOptions, run
+from a8.emu.script import Script
 from machfsol.atari.basic_game import generate
 from machfsol.atari.verify import Plan, main_job, program_launch, verify
 from machfsol.atari.verify_batch import DealResult, GameDisk, first_divergence
@@ -167,8 +169,13 @@ def test_the_game_disk_passes_with_json_report(
 ) -> None:
     status, report = _json_run(capsys, "--seeds", "3,1-2", "--deck", "52,40")
     assert status == 0
-    assert set(report) == {"ok", "results"}
+    assert set(report) == {"ok", "tv", "jiffies_per_second", "roms", "results"}
     assert report["ok"] is True
+    assert (report["tv"], report["jiffies_per_second"]) == ("ntsc", 60)
+    assert report["roms"] == [
+        "OS: AltirraOS (built-in)",
+        "BASIC: Altirra BASIC 1.55 (built-in, CRC32 4D7C9A51)",
+    ]
     results = report["results"]
     assert isinstance(results, list)
     assert [(r["variant"], r["deck"], r["seed"]) for r in results] == [
@@ -444,3 +451,33 @@ def test_a_keep_folder_that_cannot_be_made_is_one_line(
     assert capsys.readouterr().err == (
         f"machfsol: --keep {a_file / 'sub'}: cannot make the folder: Not a directory\n"
     )
+
+
+def test_a_bad_rom_file_is_a_bad_argument(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rom = tmp_path / "os.rom"
+    rom.write_bytes(bytes(1000))
+    assert main(["verify", "--seeds", "1", "--os-rom", str(rom)]) == 2
+    assert capsys.readouterr().err == (
+        f"machfsol: {rom} (from --os-rom): 1000 bytes, an XL/XE OS ROM has 16384\n"
+    )
+    assert main(["verify", "--seeds", "1", "--basic-rom", str(tmp_path / "none.rom")]) == 2
+    assert "none.rom (from --basic-rom): ROM file not found" in capsys.readouterr().err
+
+
+@pytest.mark.emulator
+def test_pal_and_your_own_roms(
+    atari800: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The built-in ROMs dumped and given back as files, on a PAL machine."""
+    shot = run(EmulatorOptions(), Script().wait(200).screenshot(str(tmp_path / "s.png")))
+    basic = tmp_path / "basic.rom"
+    basic.write_bytes(shot.screens[0].memory[0xA000:0xC000])
+    args = ["verify", "--seeds", "1-2", "--variant", "2", "--tv", "pal", "--basic-rom", str(basic)]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "XL PAL, OS AltirraOS (built-in), BASIC Altirra BASIC 1.55" in out.splitlines()[0]
+    assert f"BASIC: Altirra BASIC 1.55 (CRC32 4D7C9A51), from {basic}: in the machine" in out
+    assert "TV: PAL, a jiffy is 1/50 s" in out
+    assert out.rstrip().endswith("OK")

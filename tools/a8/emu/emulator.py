@@ -237,11 +237,10 @@ class RomSet:
     basic: RomImage | None
 
     def describe(self) -> str:
-        """Short: ``XL/XE OS rev. 2 + Atari BASIC rev. C`` (for benchmark headers)."""
-        os_name = self.os.name if self.os is not None else "built-in AltirraOS"
-        if self.basic is None:
-            return f"{os_name} + built-in Altirra BASIC"
-        return f"{os_name} + {self.basic.name}"
+        """Short, for reports: ``OS XL/XE rev. 2, BASIC rev. C``."""
+        os_name = self.os.name if self.os is not None else "AltirraOS (built-in)"
+        basic = self.basic.name if self.basic is not None else "Altirra BASIC (built-in)"
+        return f"OS {os_name}, BASIC {basic}"
 
 
 def resolve_roms(options: EmulatorOptions) -> RomSet:

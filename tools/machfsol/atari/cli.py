@@ -15,6 +15,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from a8.emu.cli import add_machine_arguments, check_machine
+from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, resolve_roms
+from a8.errors import A8Error
 from a8.files import write_atomically
 from machfsol.atari.basic_game import VARIANTS, generate, read_source, to_atascii
 from machfsol.atari.build import build_disk, file_name_of, game_programs
@@ -33,7 +36,7 @@ from machfsol.atari.verify import (
     text_report,
     without_transcripts,
 )
-from machfsol.atari.verify_batch import DEAL_FRAMES, FRAMES_PER_SECOND, Launch
+from machfsol.atari.verify_batch import DEAL_SECONDS, Launch
 from machfsol.engine.cards import Deck
 from machfsol.engine.seed_list import format_seed_list, parse_seed_list
 from machfsol.errors import MachfsolError, UsageError
@@ -128,8 +131,14 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--deal-seconds",
         type=int,
         metavar="N",
-        default=DEAL_FRAMES // FRAMES_PER_SECOND,
+        default=DEAL_SECONDS,
         help="emulated seconds a deal may take before it counts as hung (default %(default)s)",
+    )
+    add_machine_arguments(parser)
+    parser.add_argument(
+        "--no-sio-patch",
+        action="store_true",
+        help="the OS's real serial I/O for the disk (atari800 -nopatch): slower, real timing",
     )
     parser.add_argument(
         "--keep", type=Path, metavar="DIR", help="keep transcripts and emulator logs in DIR"
@@ -188,6 +197,18 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if not 1 <= args.deal_seconds <= 3600:
         raise UsageError(f"--deal-seconds {args.deal_seconds}: give 1 to 3600")
     variants = (1, 2) if args.variant == "both" else (int(args.variant),)
+    check_machine(args.machine, args.tv)
+    options = EmulatorOptions(
+        machine=args.machine,
+        tv=args.tv,
+        os_rom=args.os_rom,
+        basic_rom=args.basic_rom,
+        sio_patch=not args.no_sio_patch,
+    )
+    try:  # a bad ROM file is a bad argument: one line, exit 2, before anything starts
+        roms = resolve_roms(options)
+    except A8Error as error:
+        raise UsageError(str(error)) from None
     if args.keyboard and args.program is not None and args.variant == "both":
         raise UsageError("--keyboard with --program: say which variant it is (--variant)")
     programs: dict[int, bytes] = {}
@@ -211,14 +232,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
             print(
                 f"machfsol verify: {what}: {plan.deals} deals "
                 f"(seeds {format_seed_list(seeds)}, deck {args.deck}) on {args.jobs} "
-                f"emulator{'s' if args.jobs > 1 else ''}",
+                f"emulator{'s' if args.jobs > 1 else ''}; {args.machine.upper()} "
+                f"{args.tv.upper()}, {roms.describe()}",
                 flush=True,
             )
-        verification = run_with_progress(
-            plan, work.path, args.jobs, args.deal_seconds * FRAMES_PER_SECOND
-        )
+        deal_frames = args.deal_seconds * FRAMES_PER_SECOND[args.tv]
+        verification = run_with_progress(plan, work.path, args.jobs, deal_frames, options)
         if args.keyboard:
-            typed = keyboard_checks(launches, work.path, jobs=args.jobs)
+            typed = keyboard_checks(launches, work.path, jobs=args.jobs, options=options)
             verification = replace(verification, keyboard=typed)
         work.keep_if(not verification.ok)
         if work.kept is None:  # the transcripts go with the scratch folder

@@ -13,17 +13,18 @@ picked among the legal plays by a fixed rule that goes round the list, otherwise
 card is drawn; so Ace-pile and King-pile moves from the tableau, the discard pile and
 the King piles all come up, including moves the policy would never make.
 
-The machine gets a fixed number of frames after each key (no key is typed while the
-program is busy: a key typed then could be lost). The emulator repeats itself
-exactly, so a game that passes keeps passing unless the program gets much slower:
-both games still pass with 40 frames after a move (150 are given); with 10, keys are
-lost and the check fails, naming the places that differ.
+Each key is typed when the program is ready for it: the script waits until the
+program waits for a key in the OS's keyboard routine (``wait-input``,
+:mod:`a8.emu.keywait`), however long the key before took, so the same game runs
+on the built-in ROMs and on the genuine, three times slower ones, and a key is
+never typed while the program is busy (it could be lost). The deal number goes
+into the program's INPUT the same way, a digit at a time as the editor takes it.
 """
 
 from __future__ import annotations
 
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
@@ -38,15 +39,14 @@ from machfsol.atari.verify_batch import (
 )
 from machfsol.engine.rules import Move, Place, Position, variant
 
-#: Frames after a source key (the program shows what was picked), and after a whole
-#: move (the program moves the card, does the forced steps, redraws the table).
-FRAMES_AFTER_PICK: Final = 30
-FRAMES_AFTER_MOVE: Final = 150
+#: Frames a key may take until the program asks for the next one (a move on the
+#: genuine ROMs: about 100), before the run counts as stuck.
+KEY_FRAMES: Final = 60 * 60
 #: Frames allowed for the boot and the first table, and for a new deal to be drawn.
-START_FRAMES: Final = 60 * 60
-DEAL_FRAMES: Final = 20 * 60
-#: Frames to let the table finish drawing once its status line shows the deal.
-SETTLE_FRAMES: Final = 300
+START_FRAMES: Final = 120 * 60
+DEAL_FRAMES: Final = 60 * 60
+#: Wall-clock budget per key for the kill timeout (emulated frames a key takes, at most).
+TYPICAL_KEY_FRAMES: Final = 600
 #: The rule that picks moves goes round the legal moves in steps of this many.
 MOVE_STRIDE: Final = 7
 SCREEN_FILE: Final = "final.png"
@@ -119,18 +119,15 @@ class KeyboardGame:
         """Start the game, ask for the deal, type the moves, take a picture."""
         script = (
             launch.start()
-            .wait_for_text("STOCK", START_FRAMES)
+            .wait_for_input(START_FRAMES)
             .type("N")
-            .wait_for_text("DEAL NUMBER", DEAL_FRAMES)
+            .wait_for_input(KEY_FRAMES)
             .type(f"{self.seed}\n")
-            .wait_for_text(f"DEAL {self.seed} ", DEAL_FRAMES)
-            .wait(SETTLE_FRAMES)
+            .wait_for_input(DEAL_FRAMES)
         )
         for move in self.moves:
-            keys = keys_of(move)
-            if len(keys) == 2:
-                script = script.type(keys[0]).wait(FRAMES_AFTER_PICK)
-            script = script.type(keys[-1]).wait(FRAMES_AFTER_MOVE)
+            for key in keys_of(move):
+                script = script.type(key).wait_for_input(KEY_FRAMES)
         return script.screenshot(str(screenshot))
 
 
@@ -169,13 +166,12 @@ def play_on_keyboard(
         if isinstance(launch, GameProgram):
             (hdir / PROGRAM_NAME).write_bytes(launch.program)
         script = game.script(launch, work / SCREEN_FILE)
-        frames = script.input_frames()
+        frames = script.input_frames() + TYPICAL_KEY_FRAMES * sum(
+            len(keys_of(move)) for move in game.moves
+        )
         base = options if options is not None else EmulatorOptions()
-        emulator = EmulatorOptions(
-            machine=base.machine,
-            tv=base.tv,
-            os_rom=base.os_rom,
-            basic_rom=base.basic_rom,
+        emulator = replace(
+            base,
             disk=launch.path if isinstance(launch, GameDisk) else None,
             hdir=hdir,
             timeout_s=120.0

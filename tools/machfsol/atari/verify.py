@@ -34,14 +34,13 @@ from typing import Final
 
 from a8.basic import tokenize
 from a8.basic.program import Program
-from a8.emu.emulator import EmulatorOptions, find_atari800
+from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, find_atari800
 from a8.files import write_atomically
 from machfsol.atari.build import build_disk, game_programs
 from machfsol.atari.keyboard_game import KeyboardCheck, KeyboardGame, play_on_keyboard
 from machfsol.atari.places import default_disk
 from machfsol.atari.verify_batch import (
     DEAL_FRAMES,
-    FRAMES_PER_SECOND,
     Batch,
     BatchOutcome,
     DealResult,
@@ -105,6 +104,10 @@ class Verification:
     seconds: float
     #: The keyboard games typed (``--keyboard``), one per variant.
     keyboard: tuple[KeyboardCheck, ...] = ()
+    #: "ntsc" or "pal": how long a jiffy is (1/60 or 1/50 s).
+    tv: str = "ntsc"
+    #: What the machine showed of its OS and BASIC (a8.emu's lines, from the first boot).
+    roms: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -171,6 +174,7 @@ def verify(
     results: list[DealResult] = []
     running: dict[Future[BatchOutcome], tuple[Batch, Path]] = {}
     boots = 0
+    roms: tuple[str, ...] = ()
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         while queue or running:
             while queue and len(running) < jobs:
@@ -194,6 +198,7 @@ def verify(
                         folder,
                     )
                 results += outcome.results
+                roms = roms or outcome.roms
                 stopped[batch.group] = stopped.get(batch.group, 0) + outcome.stopped
                 if outcome.leftover and stopped[batch.group] >= MAX_STOPPED:
                     reason = (
@@ -204,7 +209,9 @@ def verify(
                     queue.appendleft(Batch(batch.launch, batch.deck, outcome.leftover))
             if progress is not None:
                 progress(len(results) + sum(deals_finished(f) for _b, f in running.values()))
-    return Verification(_in_plan_order(plan, results), time.monotonic() - started)
+    tv = options.tv if options is not None else "ntsc"
+    seconds = time.monotonic() - started
+    return Verification(_in_plan_order(plan, results), seconds, tv=tv, roms=roms)
 
 
 def _not_run(batch: Batch, seed: int, reason: str) -> DealResult:
@@ -226,7 +233,11 @@ def _in_plan_order(plan: Plan, results: list[DealResult]) -> tuple[DealResult, .
 
 
 def keyboard_checks(
-    launches: Sequence[Launch], work: Path, *, jobs: int = DEFAULT_JOBS
+    launches: Sequence[Launch],
+    work: Path,
+    *,
+    jobs: int = DEFAULT_JOBS,
+    options: EmulatorOptions | None = None,
 ) -> tuple[KeyboardCheck, ...]:
     """Type each variant's keyboard game (:data:`KEYBOARD_GAMES`) into its program."""
     games: list[tuple[KeyboardGame, Launch, Path]] = []
@@ -238,7 +249,7 @@ def keyboard_checks(
         games.append((game, launch, work / f"keyboard-v{launch.variant}"))
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         futures = [
-            pool.submit(play_on_keyboard, game, launch, folder=folder)
+            pool.submit(play_on_keyboard, game, launch, folder=folder, options=options)
             for game, launch, folder in games
         ]
         return tuple(future.result() for future in futures)
@@ -247,16 +258,17 @@ def keyboard_checks(
 # ------------------------------------------------------------------ reporting
 
 
-def _median(values: Sequence[int | None]) -> str:
+def _median(values: Sequence[int | None], per_second: int) -> str:
     known = [value for value in values if value is not None]
     if not known:
         return "-"
     jiffies = statistics.median(known)
-    return f"{jiffies:.0f} ({jiffies / FRAMES_PER_SECOND:.1f} s)"
+    return f"{jiffies:.0f} ({jiffies / per_second:.1f} s)"
 
 
 def summary_table(verification: Verification) -> str:
     """Deals, verified, failed, won and median jiffies for each variant and deck."""
+    per_second = FRAMES_PER_SECOND["pal" if verification.tv == "pal" else "ntsc"]
     groups: dict[tuple[str, int], list[DealResult]] = {}
     for result in verification.results:
         variant = "?" if result.variant is None else str(result.variant)
@@ -282,8 +294,8 @@ def summary_table(verification: Verification) -> str:
                 str(len(verified)),
                 str(len(results) - len(verified)),
                 str(sum(result.outcome == "WON" for result in verified)),
-                _median([result.deal_jiffies for result in verified]),
-                _median([result.game_jiffies for result in verified]),
+                _median([result.deal_jiffies for result in verified], per_second),
+                _median([result.game_jiffies for result in verified], per_second),
             )
         )
     widths = [max(len(row[column]) for row in rows) for column in range(len(header))]
@@ -325,6 +337,9 @@ def keyboard_lines(verification: Verification) -> list[str]:
 def json_report(verification: Verification) -> str:
     report: dict[str, object] = {
         "ok": verification.ok,
+        "tv": verification.tv,
+        "jiffies_per_second": FRAMES_PER_SECOND["pal" if verification.tv == "pal" else "ntsc"],
+        "roms": list(verification.roms),
         "results": [r.as_json() for r in verification.results],
     }
     if verification.keyboard:
@@ -353,7 +368,10 @@ def without_transcripts(verification: Verification) -> Verification:
 def text_report(verification: Verification, kept: Path | None) -> str:
     results = verification.results
     verified = sum(result.ok for result in results)
-    lines = [summary_table(verification), *failure_lines(verification)]
+    per_second = FRAMES_PER_SECOND["pal" if verification.tv == "pal" else "ntsc"]
+    lines = list(verification.roms)
+    lines.append(f"TV: {verification.tv.upper()}, a jiffy is 1/{per_second} s")
+    lines += [summary_table(verification), *failure_lines(verification)]
     lines += keyboard_lines(verification)
     lines.append(
         f"{verified} of {len(results)} deals verified in {verification.seconds:.1f} s "
@@ -365,7 +383,13 @@ def text_report(verification: Verification, kept: Path | None) -> str:
     return "\n".join(lines)
 
 
-def run_with_progress(plan: Plan, work: Path, jobs: int, deal_frames: int) -> Verification:
+def run_with_progress(
+    plan: Plan,
+    work: Path,
+    jobs: int,
+    deal_frames: int,
+    options: EmulatorOptions | None = None,
+) -> Verification:
     """:func:`verify` with a progress bar on stderr when it is a terminal."""
     from tqdm import tqdm
 
@@ -377,7 +401,9 @@ def run_with_progress(plan: Plan, work: Path, jobs: int, deal_frames: int) -> Ve
             if done > bar.n:
                 bar.update(done - bar.n)
 
-        verification = verify(plan, work, jobs=jobs, deal_frames=deal_frames, progress=show)
+        verification = verify(
+            plan, work, jobs=jobs, deal_frames=deal_frames, options=options, progress=show
+        )
         show(len(verification.results))
     return verification
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
-from a8.emu.emulator import EmulatorOptions, RunResult, run
+from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, RunResult, run
 from a8.emu.script import Script
 from machfsol.atari.test_mode import CONFIG_NAME, DONE_NAME, EOL, Deal, config_text
 from machfsol.engine.checker import check_transcript
@@ -40,10 +40,11 @@ from machfsol.errors import MachfsolError
 BOOT_FRAMES: Final = 120
 #: Emulated frames allowed for the boot, the loading and the tables before deal 1.
 START_FRAMES: Final = 60 * 60
-#: Default emulated frames allowed per deal (a 52-card game takes 10-20 s).
-DEAL_FRAMES: Final = 60 * 60
-#: Frames per emulated second (NTSC: the jiffy clock ticks once per frame).
-FRAMES_PER_SECOND: Final = 60
+#: Default emulated seconds allowed per deal: a 52-card game takes 10-20 s with the
+#: built-in ROMs, about three times that with the genuine XL OS and BASIC rev. C.
+DEAL_SECONDS: Final = 120
+#: ... in NTSC frames (the jiffy clock ticks once per frame: 60 a second, PAL 50).
+DEAL_FRAMES: Final = DEAL_SECONDS * 60
 #: Wall-clock seconds per emulated frame assumed for the kill timeout: 400 frames a
 #: second is far slower than atari800 -turbo (about 3,000), so only a stuck emulator
 #: is ever killed by it.
@@ -146,6 +147,8 @@ class BatchOutcome:
     #: 1 if the program stopped short of the end of the batch (it hung, crawled, or
     #: ended with an error) at the deal after the last result, else 0.
     stopped: int = 0
+    #: What the machine showed of its ROMs (a8.emu's report lines).
+    roms: tuple[str, ...] = ()
 
 
 def h_folder(folder: Path) -> Path:
@@ -215,7 +218,7 @@ def run_batch(
     log = folder.parent / f"boot-{batch.seeds[0]}.log"
     log.write_text(_log_text(batch, result), encoding="utf-8")
     judge = _Judge(batch, hdir, folder.parent, result, deal_frames, log)
-    outcome = judge.all_deals()
+    outcome = replace(judge.all_deals(), roms=tuple(result.rom_report()))
     shutil.rmtree(folder, ignore_errors=True)
     return outcome
 
@@ -225,7 +228,9 @@ def _log_text(batch: Batch, result: RunResult) -> str:
         f"# deck {batch.deck}, seeds {format_seed_list(batch.seeds)}\n"
         f"# command: {' '.join(result.command)}\n"
         f"# ended: {result.reason}, exit status {result.exit_status}, "
-        f"{result.frames} frames\n{result.log}"
+        f"{result.frames} frames ({result.tv.upper()})\n"
+        + "".join(f"# {line}\n" for line in result.rom_report())
+        + result.log
     )
 
 
@@ -306,7 +311,7 @@ class _Judge:
     def emulator_trouble(self, what: str) -> str:
         reason = self.result.reason
         if reason == "wait-file-timeout":
-            seconds = self.deal_frames // FRAMES_PER_SECOND
+            seconds = self.deal_frames // FRAMES_PER_SECOND[self.result.tv]
             why = f"not finished within {seconds} emulated seconds: the program hung or is too slow"
         elif reason == "timeout":
             why = "the emulator stopped responding and was killed"
