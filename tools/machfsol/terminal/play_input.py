@@ -10,7 +10,7 @@ inside a move) because the game is meant for people at a keyboard:
   ``dkh`` and the transcript notation ``T3 AH`` / ``W KS`` all work;
 - an empty line (or ``s``, ``draw``, ``s w``) draws a card, like the Atari's space bar;
 - ``h`` hint, ``u [N]`` undo, ``p`` play to the end, ``n [SEED]`` new deal,
-  ``?`` help, ``q`` quit.
+  ``save [FILE]`` save the game as a transcript, ``?`` help, ``q`` quit.
 
 Parsing knows nothing of the position: whether the move is legal, or which destination
 ``a``/``k`` mean, is decided by the game (machfsol.terminal.play), which has the table.
@@ -56,6 +56,13 @@ class Target(enum.Enum):
 
 
 @dataclass(frozen=True)
+class Save:
+    """Save the game as a transcript; ``path`` None: a name made from the deal."""
+
+    path: str | None
+
+
+@dataclass(frozen=True)
 class Simple:
     action: Action
 
@@ -78,7 +85,7 @@ class PlayCard:
     destination: Place | Target | None
 
 
-Command = Simple | Undo | NewDeal | PlayCard
+Command = Simple | Undo | NewDeal | PlayCard | Save
 
 _WORDS: dict[str, Action] = {
     "": Action.DRAW,
@@ -119,12 +126,16 @@ Keys (one command a line, then Enter; upper or lower case):
   u [N]    undo the last move (or the last N moves)
   p        let the autoplay policy play to the end
   n [SEED] new deal (random, or deal number SEED)
+  save [FILE]  save the game as a transcript (machfsol check replays it)
   ?        this help            q   quit
 Piles: s spades/swords, h hearts/cups, c clubs, d diamonds/coins."""
 
 
 def parse(line: str) -> Command:
     """Read one typed line; InputError (one line) if it is not a command."""
+    typed = line.strip().split(maxsplit=1)
+    if typed and typed[0].lower() == "save":  # the file name keeps its case and spaces
+        return Save(typed[1] if len(typed) > 1 else None)
     text = line.strip().lower()
     words = text.split()
     compact = "".join(words)  # spaces inside a move or a word do not matter: "s w", "3 a"
