@@ -1,21 +1,33 @@
 """``machfsol play``: the terminal game's command line.
 
-The handler sets up the first deal from the arguments and hands the terminal to a
-:class:`machfsol.terminal.play.Session`.
+The handler sets up the first deal from the arguments and chooses the game's form:
+
+- the full-screen game (machfsol.terminal.full_screen, run by curses_ui) when standard
+  input and output are both a terminal that can address its cursor;
+- the line game (machfsol.terminal.play) with ``--plain``, or when neither is a
+  terminal (a script, a pipe, a test): the same commands as ever, silently;
+- the line game with a one-line note on standard error when only one of the two is a
+  terminal (``machfsol play | tee game.log``) or the terminal cannot do full screen
+  (``TERM=dumb``, or no terminfo entry for TERM): the person there learns why.
 """
 
 from __future__ import annotations
 
 import argparse
+import curses
+import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
-from machfsol.engine.cards import Deck
+from machfsol.engine.cards import Card, Deck
 from machfsol.engine.deal import deal, parse_order, parse_seed
 from machfsol.engine.rules import variant
 from machfsol.errors import UsageError
-from machfsol.terminal.play import Session, TerminalError, random_seed
+from machfsol.terminal import curses_ui
+from machfsol.terminal.full_screen import FullScreenGame
+from machfsol.terminal.game import Sitting, random_seed
+from machfsol.terminal.play import Session, TerminalError, farewell
 from machfsol.terminal.table_view import (
     CardFace,
     Style,
@@ -41,6 +53,11 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     parser.add_argument(
         "--transcript", metavar="FILE", help="save the game as a transcript (PLAYER HUMAN)"
     )
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="line mode: one typed command a line (screen readers, pipes, scripts)",
+    )
     parser.set_defaults(handler=run_play)
 
 
@@ -62,6 +79,12 @@ def run_play(args: argparse.Namespace) -> int:
         order = deal(seed, size)
     face = CardFace(Style(args.style), wants_colour(sys.stdout), can_show_symbols(sys.stdout))
     transcript = None if args.transcript is None else Path(args.transcript)
+    if not args.plain:
+        why_not = full_screen_refusal(sys.stdin, sys.stdout)
+        if why_not is None:
+            return run_full_screen(Sitting(variant(args.variant), face, transcript), order, seed)
+        if why_not:
+            print(f"machfsol: {why_not}: playing in line mode (as with --plain)", file=sys.stderr)
     session = Session(
         variant(args.variant), face, sys.stdout, transcript, clear=is_ansi_terminal(sys.stdout)
     )
@@ -72,3 +95,45 @@ def run_play(args: argparse.Namespace) -> int:
         raise  # the reader went away (e.g. "| head"): the command line ends quietly
     except OSError as error:  # a full disk behind stdout, a terminal hung up ...
         raise TerminalError(f"standard input/output: {error.strerror or error}") from None
+
+
+def full_screen_refusal(stdin: TextIO, stdout: TextIO) -> str | None:
+    """Why the full-screen game cannot run here: None if it can, "" when neither
+    stream is a terminal (line mode without a note), else the reason in a few words."""
+    in_tty, out_tty = _isatty(stdin), _isatty(stdout)
+    if not in_tty and not out_tty:
+        return ""
+    if not in_tty:
+        return "standard input is not a terminal"
+    if not out_tty:
+        return "standard output is not a terminal"
+    term = os.environ.get("TERM", "")
+    if not term:
+        return "TERM is not set"
+    try:
+        curses.setupterm(term, stdout.fileno())
+    except curses.error:
+        return f"TERM={term} is not a terminal type this machine knows (no terminfo entry)"
+    if not curses.tigetstr("cup") or not curses.tigetstr("clear"):
+        return f"the terminal (TERM={term}) cannot move its cursor"
+    return None
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # no isatty, or a closed stream
+        return False
+
+
+def run_full_screen(sitting: Sitting, order: tuple[Card, ...], seed: int | None) -> int:
+    """Play full screen until the player quits; then say goodbye on the normal screen."""
+    sitting.new_deal(order, seed)
+    sitting.save()  # an unwritable transcript stops the game before the screen changes
+    game = FullScreenGame(sitting)
+    if curses_ui.run(game, sitting.face.colour):
+        sys.stdout.write(farewell(sitting))
+        replay = sitting.replay_command()
+        if replay:
+            sys.stdout.write(f"This deal again: {replay}\n")
+    return 0

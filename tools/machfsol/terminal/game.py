@@ -277,6 +277,11 @@ class Sitting:
 
     # ---------------------------------------------------------------- transcripts
 
+    def default_name(self) -> str:
+        """``machfsol-1-deal-77.txt`` (``machfsol-1-order.txt`` for the player's own order)."""
+        which = "order" if self.seed is None else f"deal-{self.seed}"
+        return f"machfsol-{self.variant.number}-{which}.txt"
+
     def transcript_path(self) -> Path | None:
         """Where the current deal is saved: FILE for the first deal, FILE-2 ... after."""
         if self.transcript is None or self._deal is None:

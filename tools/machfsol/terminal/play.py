@@ -236,7 +236,7 @@ class Session:
         return f"Took back {count_of(done, 'move')}."
 
     def _save_as(self, name: str | None) -> str:
-        path = Path(name) if name is not None else Path(default_transcript_name(self.sitting))
+        path = Path(name) if name is not None else Path(self.sitting.default_name())
         try:
             self.sitting.save_as(path)
         except TranscriptWriteError as error:
@@ -286,9 +286,3 @@ def farewell(sitting: Sitting) -> str:
     if path is not None:
         text += f"Transcript: {path}\n"
     return text
-
-
-def default_transcript_name(sitting: Sitting) -> str:
-    """``machfsol-1-deal-77.txt`` (``machfsol-1-order.txt`` for the player's own order)."""
-    which = "order" if sitting.seed is None else f"deal-{sitting.seed}"
-    return f"machfsol-{sitting.variant.number}-{which}.txt"
