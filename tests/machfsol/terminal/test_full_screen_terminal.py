@@ -125,9 +125,15 @@ def test_spanish_style_and_options(terminals: list[Terminal]) -> None:
     terminal.wait_for("48 cards")
     terminal.wait_for("Spanish")
     terminal.type("\r")
-    text = terminal.wait_for("1 ace, S sota, C caballo, R rey")
-    assert "Deal 12   48 cards" in text
-    assert not set("\u2660\u2665\u2663\u2666") & set(text)
+    spanish = Position.from_seed(12, variant(1), 48)
+    text = terminal.wait_for(
+        lambda text: (
+            "1 ace, S sota, C caballo, R rey" in text
+            and "Deal 12   48 cards" in text
+            and f"STOCK {spanish.stock_count()} " in text
+            and not set("\u2660\u2665\u2663\u2666") & set(text)
+        )
+    )
     assert re.search(r"\b(swords|cups|clubs|coins)\b", text)
 
 

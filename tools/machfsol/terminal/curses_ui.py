@@ -25,7 +25,9 @@ import contextlib
 import curses
 import locale
 import os
+import select
 import signal
+import sys
 import textwrap
 from collections.abc import Iterator
 from types import FrameType
@@ -126,11 +128,18 @@ def _signals_end_the_game() -> Iterator[None]:
             signal.signal(sig, handler)
 
 
+#: How often the game looks at the window's size while waiting for a key (ms). curses
+#: reports a resize as a key (KEY_RESIZE), but a resize that comes just as the game
+#: starts waiting can go unnoticed until the next key; looking now and then makes sure.
+POLL_MS = 200
+
+
 def _play(screen: curses.window, game: FullScreenGame, colour: bool) -> None:
     looks = _Looks(colour)
     with contextlib.suppress(curses.error):
         curses.curs_set(0)
     screen.keypad(True)
+    silent_reads = 0
     while not game.finished:
         fits = _paint(screen, game, looks)
         if game.bell:
@@ -138,15 +147,18 @@ def _play(screen: curses.window, game: FullScreenGame, colour: bool) -> None:
             with contextlib.suppress(curses.error):
                 curses.beep()
         autoplay = game.mode is Mode.AUTOPLAY and fits
-        screen.timeout(round(game.pace.seconds * 1000) if autoplay else -1)
+        screen.timeout(round(game.pace.seconds * 1000) if autoplay else POLL_MS)
         try:
             key = screen.get_wch()
-        except curses.error:  # no key: the pace's pause ended, or the input is gone
+        except curses.error:  # no key: the pause ended, or the input is gone
             if autoplay:
                 game.tick()
-                continue
-            game.quit()
-            break
+            elif not _follow_resize(screen) and _input_waiting():
+                silent_reads += 1  # readable, yet no key: the end of the input
+                if silent_reads > 1:
+                    game.quit()
+            continue
+        silent_reads = 0
         name = key_name(key)
         if name in ("", "RESIZE"):
             continue  # the next round paints at the new size
@@ -155,6 +167,27 @@ def _play(screen: curses.window, game: FullScreenGame, colour: bool) -> None:
                 game.quit()
             continue
         game.press(name)
+
+
+def _follow_resize(screen: curses.window) -> bool:
+    """Resize curses' screen if the window's size changed unnoticed; whether it did."""
+    try:
+        size = os.get_terminal_size(sys.__stdout__.fileno() if sys.__stdout__ else 1)
+    except OSError:
+        return False
+    if (size.lines, size.columns) == screen.getmaxyx():
+        return False
+    with contextlib.suppress(curses.error):
+        curses.resizeterm(size.lines, size.columns)
+    return True
+
+
+def _input_waiting() -> bool:
+    """Whether the keyboard has something to read (at its end: the end of the input)."""
+    try:
+        return bool(select.select([sys.stdin.fileno()], [], [], 0)[0])
+    except (OSError, ValueError, AttributeError):
+        return True
 
 
 class _Looks:

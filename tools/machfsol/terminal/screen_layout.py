@@ -253,11 +253,13 @@ def _stock_and_discard(game: FullScreenGame, cols: Columns) -> list[Span]:
 def _messages(game: FullScreenGame, width: int) -> list[Span]:
     if game.mode is Mode.DEAL_NUMBER:
         lines = [
-            "Deal number 1-2147483646 (RETURN alone: a random deal; ESC: back):",
+            "Deal number 1-2147483646 (RETURN alone: random; ESC: back):",
             f"> {game.entry}_   {game.entry_note}".rstrip(),
         ]
-    elif game.mode is Mode.SAVE_NAME:
+    elif game.mode is Mode.SAVE_NAME:  # a long name shows its end, where one types
         lines = ["Save the transcript as (RETURN saves; ESC: back):", f"> {game.entry}_"]
+        if len(lines[1]) > width:
+            lines[1] = "> ..." + lines[1][len(lines[1]) - width + 5 :]
     else:
         lines = textwrap.wrap(game.message, width) or [""]
         if len(lines) > MESSAGE_LINES:

@@ -1,0 +1,393 @@
+"""The full-screen game's keys and layout, without a terminal (fast; the pty tests in
+test_full_screen_terminal.py run the real program)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from machfsol.atari.keyboard_game import keys_of, player_moves
+from machfsol.engine.autoplay import play
+from machfsol.engine.cards import DECK_SIZES
+from machfsol.engine.checker import check_bytes
+from machfsol.engine.deal import deal
+from machfsol.engine.rules import DRAW, Move, Place, Position, variant
+from machfsol.engine.transcript import Player, of_game
+from machfsol.terminal.curses_ui import key_name
+from machfsol.terminal.full_screen import FullScreenGame, Mode, Pace, cursor_grid
+from machfsol.terminal.game import Sitting
+from machfsol.terminal.screen_layout import (
+    HEIGHT,
+    Look,
+    Span,
+    layout,
+    short_label,
+    size_needed,
+)
+from machfsol.terminal.table_view import CardFace, Style
+from tests.machfsol.support import order_with
+
+
+def game_of(
+    seed: int = 1,
+    number: int = 1,
+    size: int = 52,
+    face: CardFace | None = None,
+    transcript: Path | None = None,
+) -> FullScreenGame:
+    sitting = Sitting(variant(number), face or CardFace(), transcript, seeds=lambda: 4242)
+    sitting.new_deal(deal(seed, size), seed)
+    return FullScreenGame(sitting)
+
+
+def press(game: FullScreenGame, *keys: str) -> FullScreenGame:
+    for key in keys:
+        game.press(key)
+    return game
+
+
+def screen_text(game: FullScreenGame) -> str:
+    """The spans laid on a grid, as a terminal would show them."""
+    rows, columns = size_needed(game)
+    grid = [[" "] * columns for _ in range(rows)]
+    for span in layout(game):
+        for offset, char in enumerate(span.text):
+            grid[span.row][span.column + offset] = char
+    return "\n".join("".join(row).rstrip() for row in grid)
+
+
+# -------------------------------------------------------------------- the keys
+
+
+@pytest.mark.parametrize(("number", "seed"), [(1, 289), (2, 1), (2, 77)])
+def test_atari_keys_play_the_same_moves(number: int, seed: int) -> None:
+    """The keys ``machfsol verify --keyboard`` types to the Atari make the same moves."""
+    game = game_of(seed, number)
+    moves = player_moves(Position.from_seed(seed, variant(number)), 80)
+    for move in moves:
+        press(game, *keys_of(move))
+        assert game.mode is Mode.PLAY and game.picked is None
+    assert game.sitting.position.move_stack == moves
+
+
+def test_lower_case_keys_work_too() -> None:
+    game = game_of(1)
+    press(game, " ")
+    assert game.sitting.position.move_stack == (DRAW,)
+    press(game, "u")
+    assert game.sitting.position.move_stack == ()
+
+
+def test_pick_then_place_and_refusals() -> None:
+    # T1..T8: 2H 5C 7D 9S 4H 6C 8D TS; the draw brings AH to its pile.
+    sitting = Sitting(variant(1), CardFace())
+    sitting.new_deal(order_with(52, "2H 5C 7D 9S 4H 6C 8D TS AH 3S"), None)
+    game = FullScreenGame(sitting)
+    press(game, " ", "2")
+    assert game.mode is Mode.PICKED and game.picked is Place.T2
+    assert game.message.startswith("Picked the 5 of clubs")
+    press(game, "A")
+    assert game.message == "The 5 of clubs cannot go there: its Ace pile needs the ace of clubs."
+    assert game.bell and game.mode is Mode.PLAY and game.picked is None
+    press(game, "1")
+    assert game.targets() == (Place.AH,)
+    press(game, "Q")
+    assert "the King pile of spades has not started" in game.message
+    press(game, "1", "A")
+    assert sitting.position.move_stack == (DRAW, Move(Place.T1, Place.AH))
+    assert game.message.startswith("The 2 of hearts goes from space 1 to the Ace pile of hearts")
+    press(game, "0")
+    assert game.message == "The discard pile is empty."
+    press(game, "W")
+    assert game.message == "The King pile of hearts is empty."
+    press(game, "Z")
+    assert game.message == "Press a key of the help below."
+
+
+def test_spaces_beyond_the_tableau_and_escape() -> None:
+    game = game_of(3, 1, 40)
+    press(game, "7")
+    assert game.message == "There is no space 7: this table has spaces 1 to 6."
+    press(game, "3")
+    assert game.mode is Mode.PICKED
+    press(game, "ESC")
+    assert game.mode is Mode.PLAY and game.picked is None
+    press(game, "3", " ")  # another command lets the card go and is done
+    assert game.picked is None and game.sitting.position.move_stack == (DRAW,)
+
+
+def test_hint_names_the_move_and_its_keys() -> None:
+    game = game_of(1)
+    press(game, "H")
+    assert game.message == "Hint: draw a card (SPACE)."
+    for _ in range(30):
+        move = game.sitting.hint()
+        assert move is not None
+        press(game, "H")
+        if not move.is_draw:
+            keys = game.keys_for(move)
+            assert f"({keys})." in game.message and game.hinted == move
+            assert any(Look.TARGET in span.look for span in layout(game))
+            break
+        press(game, " ")
+    else:
+        pytest.fail("no hint other than drawing in 30 moves")
+
+
+def test_undo_one_move_at_a_time() -> None:
+    game = game_of(11)
+    press(game, " ", " ", " ")
+    press(game, "U")
+    assert len(game.sitting.position.move_stack) == 2
+    assert game.message == "Took back 1 move (U again for more)."
+    press(game, "U", "U", "U")
+    assert game.message == "Nothing to undo: this is the deal as dealt."
+
+
+def test_play_all_ticks_the_autoplay_game_and_any_key_stops_it(tmp_path: Path) -> None:
+    saved = tmp_path / "g.txt"
+    game = game_of(5, 2, 40, transcript=saved)
+    press(game, "P")
+    assert game.mode is Mode.AUTOPLAY and "any key stops" in game.message
+    game.tick()
+    game.tick()
+    press(game, "K")
+    assert game.mode is Mode.PLAY and game.message.startswith("Play all stopped")
+    assert len(game.sitting.position.move_stack) == 2
+    press(game, "P")
+    while game.mode is Mode.AUTOPLAY:
+        game.tick()
+    expected = play(Position.from_seed(5, variant(2), 40))
+    assert game.sitting.position.move_stack == expected.move_stack
+    assert game.message.startswith(("YOU WON!", "NO MORE MOVES"))
+    assert saved.read_text() == of_game(expected, seed=5, player=Player.HUMAN)
+    press(game, "P")
+    assert game.message == "The game is already over."
+
+
+def test_score_counts_played_and_won_deals() -> None:
+    game = game_of(1)
+    assert "Won 0 of 0" in screen_text(game)
+    press(game, " ")
+    assert "Won 0 of 1" in screen_text(game)
+    won = next(
+        seed for seed in range(1, 200) if play(Position.from_seed(seed, variant(2))).is_won()
+    )
+    press(game, "O", "V", "ENTER", "N", *str(won), "ENTER", "P")
+    while game.mode is Mode.AUTOPLAY:
+        game.tick()
+    assert "Won 1 of 2" in screen_text(game)
+    press(game, "1")
+    assert game.message == "The game is won: N new deal, U undo, X quit."
+
+
+def test_new_deal_entry() -> None:
+    game = game_of(1)
+    press(game, "N", "7", "x", "7", "BACKSPACE", "5", "ENTER")
+    assert game.sitting.seed == 75 and game.mode is Mode.PLAY
+    assert "machfsol play --variant 1 --seed 75 --deck 52" in game.message
+    press(game, "N", "0", "ENTER")
+    assert game.mode is Mode.DEAL_NUMBER and "A deal number is 1 to 2147483646." in screen_text(
+        game
+    )
+    press(game, "ESC")
+    assert game.mode is Mode.PLAY and game.sitting.seed == 75
+    press(game, "N", "ENTER")
+    assert game.sitting.seed == 4242  # RETURN alone: a random deal
+
+
+def test_options_change_style_pace_deck_and_variant() -> None:
+    game = game_of(9)
+    press(game, " ")
+    press(game, "O", "S", "P", "ENTER")
+    assert game.face.style is Style.SPANISH and game.pace is Pace.FAST
+    assert game.sitting.position.move_stack == (DRAW,)  # the game goes on
+    press(game, "O", "D", "D", "ENTER")
+    assert game.sitting.position.deck.size == 44 and game.sitting.seed == 9
+    assert game.sitting.position.move_stack == ()
+    press(game, "O", "V", "ESC")
+    assert game.sitting.variant.number == 1 and game.message == "Options unchanged."
+    press(game, "O", "V", "ENTER")
+    assert game.sitting.variant.number == 2
+    assert game.sitting.position.order == deal(9, 44)
+
+
+def test_options_on_your_own_order_keep_it_for_the_other_variant() -> None:
+    sitting = Sitting(variant(1), CardFace())
+    sitting.new_deal(deal(8, 40), None)
+    game = FullScreenGame(sitting)
+    press(game, "O", "V", "ENTER")
+    assert sitting.variant.number == 2 and sitting.position.order == deal(8, 40)
+
+
+def test_save_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    game = game_of(4)
+    press(game, " ", " ", "S")
+    assert game.mode is Mode.SAVE_NAME and game.entry == "machfsol-1-deal-4.txt"
+    press(game, "ENTER")
+    report = check_bytes((tmp_path / "machfsol-1-deal-4.txt").read_bytes(), "t")
+    assert report.player is Player.HUMAN and report.moves == 2
+    press(game, "S", *["BACKSPACE"] * 30, *"Mine.TXT", "ENTER")
+    assert (tmp_path / "Mine.TXT").exists()
+    press(game, "S", *["BACKSPACE"] * 30, *"no/such/dir.txt", "ENTER")
+    assert "no/such/dir.txt: cannot write" in game.message and game.bell
+
+
+def test_quit_asks_only_when_a_game_is_under_way() -> None:
+    assert press(game_of(1), "X").finished
+    game = press(game_of(1), " ", "X")
+    assert game.mode is Mode.CONFIRM_QUIT
+    press(game, "N")
+    assert game.mode is Mode.PLAY
+    press(game, "X", "Y")
+    assert game.finished
+    assert press(game_of(1), " ", "EOF").finished
+
+
+def test_cursor_walks_the_table_and_return_picks_and_places() -> None:
+    sitting = Sitting(variant(1), CardFace())
+    sitting.new_deal(order_with(52, "2H 5C 7D 9S 4H 6C 8D TS AH 3S"), None)
+    game = FullScreenGame(sitting)
+    press(game, "ENTER")
+    assert game.message.startswith("The arrow keys move the cursor")
+    press(game, "DOWN")
+    assert game.cursor is Place.T1
+    press(game, "DOWN", "DOWN", "DOWN", "DOWN")
+    assert game.cursor is Place.W
+    press(game, "LEFT", "ENTER")
+    assert game.cursor is Place.S and sitting.position.move_stack == (DRAW,)
+    press(game, "UP", "RIGHT", "UP", "UP", "UP")
+    assert game.cursor is Place.T1
+    press(game, "ENTER")
+    assert game.picked is Place.T1
+    press(game, "LEFT", "DOWN")
+    assert game.cursor is Place.AH
+    press(game, "ENTER")
+    assert sitting.position.move_stack[-1] == Move(Place.T1, Place.AH)
+    press(game, "RIGHT", "RIGHT", "RIGHT", "RIGHT")
+    assert game.cursor is Place.KH
+    press(game, "ENTER")
+    assert game.message == "The King pile of hearts is empty."
+
+
+@pytest.mark.parametrize("size", DECK_SIZES)
+def test_cursor_grid_has_every_pile_of_the_deck(size: int) -> None:
+    tableau = Position.from_seed(1, variant(1), size).deck.tableau_size
+    places = set(cursor_grid(tableau).values())
+    expected = {Place.S, Place.W, *(Place(Place.AS + i) for i in range(8))}
+    expected |= {Place(Place.T1 + i) for i in range(tableau)}
+    assert places == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    keys=st.lists(
+        st.sampled_from(
+            list("12345678 0QWERAHUPNOSXYDVZ?9")
+            + ["ENTER", "ESC", "BACKSPACE", "UP", "DOWN"]
+            + ["LEFT", "RIGHT", "EOF", "é"]
+        ),
+        max_size=60,
+    ),
+    game=st.sampled_from([(1, 52), (2, 40), (1, 20), (2, 28)]),
+)
+def test_any_keys_never_raise_and_every_screen_fits(keys: list[str], game: tuple[int, int]) -> None:
+    number, size = game
+    played = game_of(17, number, size)
+    for key in keys:
+        if played.finished:
+            break
+        played.press(key)
+        if played.mode is Mode.AUTOPLAY:
+            played.tick()
+        _check_fits(played)
+
+
+def _check_fits(game: FullScreenGame) -> None:
+    rows, columns = size_needed(game)
+    spans = layout(game)
+    assert rows == HEIGHT
+    for span in spans:
+        assert 0 <= span.row < rows and "\n" not in span.text
+        assert span.column + len(span.text) <= columns, span
+
+
+# ---------------------------------------------------------------------- the layout
+
+
+def test_layout_follows_the_atari_and_the_table() -> None:
+    text = screen_text(game_of(1))
+    lines = text.splitlines()
+    assert lines[0] == "MAChFsol 1: King piles go down in suit"
+    assert lines[1] == "Deal 1   52 cards   Won 0 of 0"
+    assert lines[3].split() == ["ACES", "TABLEAU", "KINGS"]
+    rows = [lines[5], lines[7], lines[9], lines[11]]
+    assert [row.split()[0] for row in rows] == ["\u2660", "\u2665", "\u2663", "\u2666"]
+    assert [row.split()[-1] for row in rows] == ["Q", "W", "E", "R"]
+    tableau = Position.from_seed(1, variant(1)).tableau()
+    for index, row in enumerate(rows):
+        left, right = tableau[index], tableau[index + 4]
+        assert left is not None and right is not None
+        assert f"{index + 1} {short_label(CardFace(), left)}" in row
+        assert f"{index + 5} {short_label(CardFace(), right)}" in row
+    assert "STOCK 43" in lines[15] and "0 DISCARD -- (0)" in lines[15]
+    assert lines[20].startswith("PICK 1-8 0 QWER, THEN A OR QWER")
+
+
+@pytest.mark.parametrize("style", list(Style))
+@pytest.mark.parametrize("size", DECK_SIZES)
+def test_every_deck_and_style_fits_its_size(style: Style, size: int) -> None:
+    game = game_of(31, 2, size, face=CardFace(style))
+    press(game, "P")
+    while game.mode is Mode.AUTOPLAY:
+        game.tick()
+        _check_fits(game)
+    _check_fits(press(game, "O"))
+    assert size_needed(game)[1] <= 80  # fits a standard terminal
+
+
+def test_spanish_cards_are_short_words() -> None:
+    face = CardFace(Style.SPANISH)
+    deck = Position.from_seed(1, variant(1), 40).deck
+    assert short_label(face, deck.parse_card("QD")) == "C coins"
+    assert short_label(face, deck.parse_card("AS")) == "1 swords"
+    assert short_label(face, deck.parse_card("JH")) == "S cups"
+    text = screen_text(game_of(3, 2, 40, face=face))
+    assert "1 ace, S sota, C caballo, R rey" in text
+    assert not set("\u2660\u2665\u2663\u2666") & set(text)
+
+
+def test_red_suits_are_marked_red_only_with_colour() -> None:
+    coloured = layout(game_of(1, face=CardFace(colour=True)))
+    red = {span.text.strip() for span in coloured if Look.RED in span.look}
+    assert "10\u2665" in red and "\u2666" in red and "J\u2660" not in red
+    assert not any(Look.RED in span.look for span in layout(game_of(1)))
+
+
+def test_picked_card_and_its_destinations_are_marked() -> None:
+    game = game_of(1)
+    press(game, " ", "3")  # the 2 of hearts
+    spans: list[Span] = layout(game)
+    picked = [span.text.strip() for span in spans if Look.PICKED in span.look]
+    assert picked == ["2\u2665"]
+
+
+@pytest.mark.parametrize(
+    ("key", "name"),
+    [("q", "q"), ("Q", "Q"), (" ", " "), ("\n", "ENTER"), ("\x1b", "ESC"), ("\x7f", "BACKSPACE"),
+     ("\x04", "EOF"), ("\x01", "")],
+)  # fmt: skip
+def test_key_names(key: str, name: str) -> None:
+    assert key_name(key) == name
+
+
+def test_curses_key_codes() -> None:
+    import curses
+
+    assert key_name(curses.KEY_UP) == "UP"
+    assert key_name(curses.KEY_RESIZE) == "RESIZE"
+    assert key_name(curses.KEY_F1) == ""
