@@ -31,6 +31,7 @@ from machfsol.terminal.play_input import (
     InputError,
     NewDeal,
     PlayCard,
+    Save,
     Simple,
     Target,
     Undo,
@@ -705,3 +706,32 @@ def parse_is_quit(line: str) -> bool:
     except InputError:
         return False
     return command == Simple(Action.QUIT)
+
+
+# ------------------------------------------------------------ saving a transcript
+
+
+def test_save_command_keeps_the_file_names_case() -> None:
+    assert parse("save") == Save(None)
+    assert parse("SAVE My Game.txt") == Save("My Game.txt")
+
+
+def test_save_writes_a_checkable_transcript(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without --transcript, a finished game can still be saved, under a name of one's
+    own or one made from the deal."""
+    monkeypatch.chdir(tmp_path)
+    screen = seeded(2)
+    screen.type("p")
+    said = screen.message(f"save {tmp_path / 'won.txt'}")
+    assert said.startswith(f"Saved the game as {tmp_path / 'won.txt'}")
+    report = check_bytes((tmp_path / "won.txt").read_bytes(), "won.txt")
+    assert report.player is Player.HUMAN and report.seed == 2
+    assert (tmp_path / "won.txt").read_text() == of_game(
+        screen.position, seed=2, player=Player.HUMAN
+    )
+    assert screen.message("save").startswith("Saved the game as machfsol-1-deal-2.txt")
+    assert (tmp_path / "machfsol-1-deal-2.txt").exists()
+    said = screen.message(f"save {tmp_path / 'no' / 'dir' / 'x.txt'}")
+    assert "cannot write" in said and "\n" not in said

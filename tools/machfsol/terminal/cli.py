@@ -39,7 +39,9 @@ from machfsol.terminal.table_view import (
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add ``machfsol play``."""
-    parser = subparsers.add_parser("play", help="play a game in the terminal")
+    parser = subparsers.add_parser(
+        "play", help="play full screen in the terminal (--plain: one typed command a line)"
+    )
     parser.add_argument("--variant", type=int, choices=(1, 2), default=1, help="1 (default) or 2")
     parser.add_argument("--seed", help="deal number, 1..2147483646 (default: random, shown)")
     parser.add_argument("--order", help='explicit dealing order, e.g. "AS 7H ..."')
