@@ -391,3 +391,17 @@ def test_curses_key_codes() -> None:
     assert key_name(curses.KEY_UP) == "UP"
     assert key_name(curses.KEY_RESIZE) == "RESIZE"
     assert key_name(curses.KEY_F1) == ""
+
+
+@pytest.mark.parametrize(("seed", "number"), [(2, 1), (1, 2)])
+def test_the_last_move_typed_says_how_the_game_ended(seed: int, number: int) -> None:
+    game = game_of(seed, number)
+    while (move := game.sitting.hint()) is not None:
+        press(game, *keys_of(move))
+    position = game.sitting.position
+    if position.is_won():
+        assert game.message.startswith("YOU WON! ALL 52 CARDS ARE ON THE FOUNDATIONS.")
+    else:
+        count = position.foundation_count()
+        assert game.message.startswith(f"NO MORE MOVES: {count} OF 52 CARDS PLACED.")
+    assert screen_text(game).splitlines()[20].startswith("N new deal   U undo")

@@ -335,7 +335,7 @@ class FullScreenGame:
         self.message = describe_steps(outcome.steps, self.face)
         self._save()
         if self.sitting.position.is_over() and self.mode is not Mode.AUTOPLAY:
-            self.message = f"{self.message} {self._end_message()}"
+            self.message = f"{self._end_message()} {self.message}"  # the end first: it fits
 
     def _won_already(self) -> bool:
         if self.sitting.position.is_won():
