@@ -18,7 +18,7 @@ import pytest
 from machfsol.atari.keyboard_game import keys_of, player_moves
 from machfsol.engine.autoplay import play
 from machfsol.engine.checker import check_bytes
-from machfsol.engine.rules import Position, variant
+from machfsol.engine.rules import DRAW, Position, variant
 from machfsol.engine.transcript import Player, of_game
 from tests.machfsol.terminal.pty_terminal import ShownTable, Terminal
 
@@ -50,7 +50,8 @@ def test_keyboard_game_ends_on_the_engines_table(
         terminals, "--variant", str(number), "--seed", str(seed), "--transcript", str(saved)
     )
     position = Position.from_seed(seed, variant(number))
-    assert ShownTable.read(terminal.text()) == ShownTable.of_position(position)
+    dealt = ShownTable.of_position(position)
+    terminal.wait_for(lambda text: _shows(text, dealt))
     moves = player_moves(position, count)
     assert len(moves) == count
     for move in moves:
@@ -58,9 +59,7 @@ def test_keyboard_game_ends_on_the_engines_table(
         position.push(move)
         expected = ShownTable.of_position(position)
         terminal.type(keys)
-        terminal.wait_for(lambda text, expected=expected: _shows(text, expected))
-    text = terminal.settle()
-    assert ShownTable.read(text) == ShownTable.of_position(position)
+        text = terminal.wait_for(lambda text, expected=expected: _shows(text, expected))
     assert "Won 0 of 1" in text or "Won 1 of 1" in text
     terminal.type("xy")
     assert terminal.finish() == 0
@@ -86,7 +85,7 @@ def test_arrow_keys_pick_and_place(terminals: list[Terminal]) -> None:
     terminal.press("LEFT")  # the stock
     terminal.press("ENTER")
     position = Position.from_seed(1, variant(1))
-    position.push(position.legal_moves()[0])  # the draw
+    position.push(DRAW)
     terminal.wait_for(lambda text: _shows(text, ShownTable.of_position(position)))
     terminal.press("UP")  # the Ace pile of diamonds (nearest column of the row above)
     terminal.press("RIGHT")  # space 4
@@ -173,7 +172,7 @@ def test_play_all_at_a_visible_pace_plays_the_autoplay_game(
     assert len(stocks) > 3  # the table was shown between moves, not only at the end
     expected = play(Position.from_seed(3, variant(1), 28))
     assert saved.read_text() == of_game(expected, seed=3, player=Player.HUMAN)
-    assert ShownTable.read(terminal.settle()) == ShownTable.of_position(expected)
+    terminal.wait_for(lambda text: _shows(text, ShownTable.of_position(expected)))
 
 
 def test_any_key_stops_play_all(terminals: list[Terminal]) -> None:
@@ -265,8 +264,10 @@ def test_a_hang_up_ends_quietly_and_keeps_the_transcript(
     terminals.append(terminal)
     terminal.wait_for("STOCK")
     terminal.type("  ")
-    terminal.wait_for("Won 0 of 1")
-    terminal.settle()
+    drawn = Position.from_seed(6, variant(1))
+    drawn.push(DRAW)
+    drawn.push(DRAW)
+    terminal.wait_for(lambda text: _shows(text, ShownTable.of_position(drawn)))
     pid = terminal.child.pid
     terminal.child.close(force=False)  # hang up
     _wait_gone(pid)
