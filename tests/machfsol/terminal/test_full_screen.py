@@ -405,3 +405,48 @@ def test_the_last_move_typed_says_how_the_game_ended(seed: int, number: int) -> 
         count = position.foundation_count()
         assert game.message.startswith(f"NO MORE MOVES: {count} OF 52 CARDS PLACED.")
     assert screen_text(game).splitlines()[20].startswith("N new deal   U undo")
+
+
+@pytest.mark.parametrize(
+    ("term", "says"),
+    [
+        ("xterm-256color", "None"),
+        ("dumb", "'the terminal (TERM=dumb) cannot move its cursor'"),
+        ("", "'TERM is not set'"),
+        ("no-such", "'TERM=no-such is not a terminal type this machine knows (no terminfo entry)'"),
+    ],
+)
+def test_which_game_runs_in_a_terminal(term: str, says: str) -> None:
+    """In a process of its own, as curses reads the terminal's description only once."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    code = (
+        "import io, sys; from machfsol.terminal.cli import full_screen_refusal as f; "
+        "pipe = io.StringIO(); "
+        "print(repr(f(sys.stdin, sys.stdout)), repr(f(pipe, pipe)), repr(f(pipe, sys.stdout)), "
+        "repr(f(sys.stdin, pipe)), sep='|', file=sys.stderr)"
+    )
+    master, slave = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            stdin=slave,
+            stdout=slave,
+            stderr=subprocess.PIPE,
+            env={**os.environ, "TERM": term},
+            text=True,
+            timeout=60,
+            check=True,
+        )
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert done.stderr.strip().split("|") == [
+        says,
+        "''",
+        "'standard input is not a terminal'",
+        "'standard output is not a terminal'",
+    ]
