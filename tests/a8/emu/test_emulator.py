@@ -282,3 +282,21 @@ def test_wait_input_times_out_when_nothing_asks_for_a_key(atari800: str) -> None
     result = run(EmulatorOptions(), script)
     assert result.reason == "wait-input-timeout"
     assert result.exit_status == 0
+
+
+def test_a_key_is_taken_in_the_frame_it_goes_down(atari800: str) -> None:
+    """With the program waiting, the OS takes a key at once: press and take share a jiffy.
+
+    The presses' jiffies come from the clock read at pauses (wait-input's first look).
+    """
+    script = Script().wait_for_input(900).type("10 REM\n").wait_for_input(300)
+    result = run(own_roms(), script)
+    takes = [event for event in result.key_events if event.kind == "take"]
+    presses = result.key_presses
+    assert [press.code for press in presses] == [0x1F, 0x32, 0x21, 0x28, 0x2A, 0x25, 0x0C]
+    assert [take.key for take in takes] == [press.code for press in presses]
+    assert [press.jiffy for press in presses] == [take.jiffy for take in takes]
+    assert all(
+        later.frame - earlier.frame == 5
+        for earlier, later in zip(presses, presses[1:], strict=False)
+    )

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Final, Literal
 
 from a8.emu.keys import CONSOLE_NONE, CONSOLE_OPTION
-from a8.emu.keywait import KeyEvent, KeyWatcher
+from a8.emu.keywait import JIFFY_WRAP, KeyEvent, KeyPress, KeyWatcher, jiffies
 from a8.emu.monitor import (
     BREAKPOINT_LINE,
     CONTINUE,
@@ -199,6 +199,8 @@ class RunResult:
     tv: TvSystem = "ntsc"
     #: The program's keyboard reading, when watched (:mod:`a8.emu.keywait`).
     key_events: tuple[KeyEvent, ...] = ()
+    #: Every key (or console key) the script pressed, with its frame and jiffy.
+    key_presses: tuple[KeyPress, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -390,6 +392,11 @@ class _Session:
         self.last_press_block = -1
         self.breakpoint: int | None = None
         self._next_breakpoint: int | None = None
+        #: Key presses sent (frame number, what went down), the keys held at the end of
+        #: the last block, and (frame, RTCLOK in that frame) read at pauses.
+        self.presses: list[tuple[int, Frame]] = []
+        self.held: Frame | None = None
+        self.anchors: list[tuple[int, int]] = []
 
     def _open_pipe(self, pipe: Path) -> int:
         """Open the pipe for writing once atari800 has opened it for reading."""
@@ -426,8 +433,14 @@ class _Session:
 
     def _send_block(self, data: bytes, frames: Sequence[Frame]) -> None:
         self._write(data)
-        if any(frame.key != IDLE.key or frame.console != IDLE.console for frame in frames):
-            self.last_press_block = self.blocks
+        held = self.held
+        for index, frame in enumerate(frames):
+            down = frame if frame.key != IDLE.key or frame.console != IDLE.console else None
+            if down is not None and down != held:
+                self.presses.append((self.frames + index, down))
+                self.last_press_block = self.blocks
+            held = down
+        self.held = held
         self.blocks += 1
 
     def _unread(self) -> int:
@@ -526,6 +539,10 @@ class _Session:
                 screen = self._read_machine(mid_frame=entry.at_breakpoint)
                 if entry.at_breakpoint:
                     self._hit(entry, screen)
+                else:  # at the start of the block's second frame: its clock is known
+                    self.anchors.append(
+                        (self.frames + FRAMES_BEFORE_MONITOR, jiffies(screen.memory))
+                    )
                 return entry, screen
             self._check_alive()
             time.sleep(0.0005)
@@ -691,6 +708,7 @@ def run(options: EmulatorOptions, script: Script) -> RunResult:
         roms=tuple(looks.roms),
         tv=options.tv,
         key_events=tuple(looks.watcher.events) if looks.watcher is not None else (),
+        key_presses=outcome.presses,
     )
     wrong = [check for check in result.roms if check.mismatch is not None]
     if wrong:
@@ -713,6 +731,25 @@ class _Outcome:
     frames: int = 0
     screenshots: list[Path] = field(default_factory=list)
     screens: list[ScreenSnapshot] = field(default_factory=list)
+    presses: tuple[KeyPress, ...] = ()
+
+
+def _key_presses(session: _Session) -> tuple[KeyPress, ...]:
+    """The presses sent, each with the OS clock's value in its frame.
+
+    RTCLOK ticks once a frame, so a press's jiffy is that of the nearest pause
+    before it (the earliest one after, if none) plus the frames in between; this
+    holds unless the program itself changes RTCLOK (then the jiffies are off).
+    """
+    presses: list[KeyPress] = []
+    for frame, down in session.presses:
+        jiffy: int | None = None
+        if session.anchors:
+            before = [anchor for anchor in session.anchors if anchor[0] <= frame]
+            at, clock = before[-1] if before else session.anchors[0]
+            jiffy = (clock + frame - at) % JIFFY_WRAP
+        presses.append(KeyPress(frame, down.key, down.console, jiffy))
+    return tuple(presses)
 
 
 def _drive(
@@ -751,6 +788,7 @@ def _drive(
                     outcome.reason = "timeout"
     finally:
         if session is not None:
+            outcome.presses = _key_presses(session)
             session.close()
         if process.stdin is not None:
             with contextlib.suppress(BrokenPipeError):

@@ -214,8 +214,24 @@ class KeyEvent:
     screen: ScreenSnapshot | None = field(default=None, compare=False, repr=False)
 
 
-def frames_between(start: KeyEvent, end: KeyEvent) -> int:
-    """Jiffies (frames) from one event to a later one."""
+@dataclass(frozen=True)
+class KeyPress:
+    """A key the script pressed: its first frame, the key, and the OS clock then.
+
+    ``code`` is atari800's key code (-1: only console keys); ``jiffy`` is RTCLOK
+    during that frame (None when the run never paused to read the clock).
+    """
+
+    frame: int
+    code: int
+    console: int
+    jiffy: int | None
+
+
+def frames_between(start: KeyEvent | KeyPress, end: KeyEvent) -> int:
+    """Jiffies (frames) from one event (or a key press) to a later event."""
+    if start.jiffy is None:
+        raise ValueError("the key press has no jiffy: the run never read the clock")
     return (end.jiffy - start.jiffy) % JIFFY_WRAP
 
 
