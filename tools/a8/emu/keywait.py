@@ -203,8 +203,8 @@ class KeyEvent:
     and a key typed earlier is already there; ``take``: it takes a key (``key`` is
     the keyboard code, as in CH). ``jiffy`` is RTCLOK at that instruction;
     ``at_start`` marks a wait that was already going on when watching began, whose
-    time is that of the first look, not of the request. ``screen`` is the screen
-    at that moment (kept for ``ready`` events).
+    time is that of the first look, not of the request. ``screen`` is the machine
+    (memory, chips) at that moment: the screen as the program left it.
     """
 
     kind: EventKind
@@ -298,5 +298,4 @@ class KeyWatcher:
     def _record(
         self, kind: EventKind, screen: ScreenSnapshot, key: int = NO_KEY, at_start: bool = False
     ) -> None:
-        keep = screen if kind == "ready" else None
-        self.events.append(KeyEvent(kind, jiffies(screen.memory), key, at_start, keep))
+        self.events.append(KeyEvent(kind, jiffies(screen.memory), key, at_start, screen))
