@@ -35,7 +35,10 @@ For each program and deal, one boot of the game disk plays:
 
 It prints, for each program, the first deal's figures and the median and maximum
 over the deals (for draws, card moves and hints: over every move of every deal),
-in frames and seconds, with the ROM set and TV system. Every measured wait is
+in frames and seconds, with the ROM set and TV system. Run on the built-in ROMs, it
+also prints what the genuine XL OS rev. 2 and BASIC rev. C would take, from the
+ratios of :data:`GENUINE_RATIO` (measured; an estimate, since a rewritten program
+can change the mix: machine code called with USR runs as fast on both). Every measured wait is
 checked against what the screen shows at that moment (the deal number after a new
 deal, the end message after play-all), and the ROMs against the files given.
 """
@@ -94,6 +97,27 @@ ACTIONS: Final = (
     PLAY_ALL,
     BURST,
 )
+
+#: Genuine XL OS rev. 2 + BASIC rev. C over built-in AltirraOS + Altirra BASIC: the
+#: ratio of the medians over both programs, deals 1-5 (the same within 2% on PAL),
+#: measured with this benchmark on 2026-12-01 (docs/VERIFY.md has both tables).
+GENUINE_RATIO: Final = {
+    MENU: 2.64,
+    MENU_SERIAL: 1.70,
+    NEW_DEAL: 2.97,
+    DRAW: 2.88,
+    CARD_MOVE: 3.09,
+    MOVE: 2.91,
+    LAST_MOVE: 3.04,
+    PICK: 2.67,
+    HINT: 2.56,
+    "undo after 1 move": 3.08,
+    "undo after 20 moves": 3.19,
+    "undo after 40 moves": 3.21,
+    UNDO_PLAYED_OUT: 3.25,
+    PLAY_ALL: 3.12,
+    BURST: 2.91,
+}
 
 #: Frames the longest waits may take before the run counts as stuck (genuine ROMs,
 #: real serial I/O: the first table after about 2,300 frames; play-all about 10,000).
@@ -301,20 +325,33 @@ def _cell(values: list[int], per_second: int) -> str:
     return f"{median:.0f} / {most} ({median / per_second:.2f} / {most / per_second:.2f} s)"
 
 
-def print_table(game: int, table: list[Row], seeds: Sequence[int], per_second: int) -> None:
+def print_table(
+    game: int, table: list[Row], seeds: Sequence[int], per_second: int, estimate: bool
+) -> None:
     print(f"\nMACHFSOL.{game}: frames from the key press until the game waits for the next key")
-    header = ("action", f"deal {seeds[0]} (median / max)", f"deals {len(seeds)}: median / max")
+    header = ["action", f"deal {seeds[0]} (median / max)", f"deals {len(seeds)}: median / max"]
+    if estimate:
+        header.append("genuine ROMs (est.)")
     lines = [header]
     for row in table:
         note = ""
         if row.taken:
             note = f", keys taken: {'/'.join(str(t) for t in row.taken)} of {BURST_KEYS}"
-        every = _cell(row.every, per_second) + note
-        lines.append((row.action, _cell(row.first, per_second), every))
-    widths = [max(len(line[column]) for line in lines) for column in range(3)]
+        line = [row.action, _cell(row.first, per_second), _cell(row.every, per_second) + note]
+        if estimate:
+            line.append(_estimate(row, per_second))
+        lines.append(line)
+    widths = [max(len(line[column]) for line in lines) for column in range(len(header))]
     for line in lines:
         cells = (cell.ljust(width) for cell, width in zip(line, widths, strict=True))
         print("  ".join(cells).rstrip())
+
+
+def _estimate(row: Row, per_second: int) -> str:
+    if not row.every:
+        return "-"
+    median = statistics.median(row.every) * GENUINE_RATIO[row.action]
+    return f"{median:.0f} ({median / per_second:.2f} s)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -361,7 +398,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     per_deal.append(measured)
                     first_result = first_result or result
                 table = rows(per_deal, serial_runs[game].result())
-                print_table(game, table, seeds, per_second)
+                built_in = roms.os is None and roms.basic is None
+                print_table(game, table, seeds, per_second, estimate=built_in)
                 report[f"MACHFSOL.{game}"] = {
                     row.action: {"deal_first": row.first, "all": row.every, "taken": row.taken}
                     for row in table

@@ -1,0 +1,52 @@
+"""benchmarks/latency.py keeps working: one deal of MACHFSOL.2 on the built-in ROMs.
+
+The figures themselves change whenever the program does (docs/VERIFY.md records
+them); what is checked here is that every action is measured, in the order and
+proportions any version of the game must keep.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCHMARK = Path(__file__).parent.parent / "benchmarks" / "latency.py"
+
+
+def load_benchmark() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("latency_benchmark", BENCHMARK)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.emulator
+@pytest.mark.slow
+def test_one_deal_measures_every_action(
+    atari800: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    latency = load_benchmark()
+    figures = tmp_path / "latency.json"
+    assert latency.main(["--seeds", "1", "--variant", "2", "--json", str(figures)]) == 0
+    out = capsys.readouterr().out
+    assert "XL NTSC (a frame, or jiffy, is 1/60 s), OS AltirraOS (built-in)" in out
+    assert "genuine ROMs (est.)" in out
+    report = json.loads(figures.read_text())
+    game = report["MACHFSOL.2"]
+    assert list(game) == list(latency.ACTIONS)
+    median = {action: sorted(row["all"])[len(row["all"]) // 2] for action, row in game.items()}
+    assert all(median[action] > 0 for action in latency.ACTIONS)
+    assert median[latency.MENU_SERIAL] > median[latency.MENU]  # real serial I/O is slower
+    assert (
+        len(game[latency.HINT]["all"])
+        == len(game[latency.DRAW]["all"]) + len(game[latency.CARD_MOVE]["all"]) + 1
+    )  # a hint before every move, the last one included
+    assert game[latency.BURST]["taken"] and game[latency.BURST]["taken"][0] <= 3
+    assert median[latency.PLAY_ALL] > median[latency.MOVE] > median[latency.PICK]
