@@ -24,6 +24,7 @@ program in a pseudo-terminal.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -438,29 +439,37 @@ class FullScreenGame:
 
     # ------------------------------------------------------------ typed entries
 
-    def _deal_number_key(self, key: str) -> None:
+    def _typed(self, key: str, accepts: Callable[[str], bool], limit: int) -> bool:
+        """Edit the entry with ``key``: ESC goes back to the game, BACKSPACE rubs out, a
+        character ``accepts`` takes is added (up to ``limit``); True for RETURN, which
+        the caller handles."""
+        if key == "ENTER":
+            return True
         if key == "ESC":
             self.mode = Mode.PLAY
             self.message = ""
         elif key == "BACKSPACE":
             self.entry = self.entry[:-1]
-        elif key == "ENTER":
-            if not self.entry:
-                self._new_deal(None, None)
-                return
-            try:
-                seed = parse_seed(self.entry)
-            except SeedError:
-                self.entry = ""
-                self.entry_note = "A deal number is 1 to 2147483646."
-                self.bell = True
-                return
-            self._new_deal(seed, None)
-        elif len(key) == 1 and key.isdigit() and key.isascii():
-            if len(self.entry) < MAX_DEAL_DIGITS:
-                self.entry += key
+        elif len(key) == 1 and accepts(key) and len(self.entry) < limit:
+            self.entry += key
         else:
             self.bell = True
+        return False
+
+    def _deal_number_key(self, key: str) -> None:
+        if not self._typed(key, lambda char: char.isascii() and char.isdigit(), MAX_DEAL_DIGITS):
+            return
+        if not self.entry:
+            self._new_deal(None, None)
+            return
+        try:
+            seed = parse_seed(self.entry)
+        except SeedError:
+            self.entry = ""
+            self.entry_note = "A deal number is 1 to 2147483646."
+            self.bell = True
+            return
+        self._new_deal(seed, None)
 
     def _new_deal(self, seed: int | None, deck_size: int | None) -> None:
         self.sitting.deal_seed(seed, deck_size)
@@ -476,28 +485,19 @@ class FullScreenGame:
         return f"Deal {self.sitting.seed} (again: {self.sitting.replay_command()})"
 
     def _save_name_key(self, key: str) -> None:
-        if key == "ESC":
-            self.mode = Mode.PLAY
-            self.message = ""
-        elif key == "BACKSPACE":
-            self.entry = self.entry[:-1]
-        elif key == "ENTER":
-            if not self.entry.strip():
-                self.bell = True
-                return
-            path = Path(self.entry.strip())
-            self.mode = Mode.PLAY
-            try:
-                self.sitting.save_as(path)
-            except TranscriptWriteError as error:
-                self._refuse(str(error))
-                return
-            self.message = f"Saved as {path} (machfsol check {path} replays it)."
-        elif len(key) == 1 and key.isprintable():
-            if len(self.entry) < MAX_NAME:
-                self.entry += key
-        else:
+        if not self._typed(key, str.isprintable, MAX_NAME):
+            return
+        if not self.entry.strip():
             self.bell = True
+            return
+        path = Path(self.entry.strip())
+        self.mode = Mode.PLAY
+        try:
+            self.sitting.save_as(path)
+        except TranscriptWriteError as error:
+            self._refuse(str(error))
+            return
+        self.message = f"Saved as {path} (machfsol check {path} replays it)."
 
     # ----------------------------------------------------------------- options
 
