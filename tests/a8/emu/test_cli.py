@@ -65,6 +65,8 @@ def test_run_listing_with_screenshot(
     out = capsys.readouterr().out
     assert '  ENTER "H1:HI.LST"' in out.splitlines()
     assert "ended: script-end, exit status 0" in out
+    assert "frames (NTSC, 60 a second)" in out
+    assert "OS: AltirraOS (built-in)" in out.splitlines()
     assert (hdir / "OUT.TXT").read_bytes() == b"RAN\x9b"
     assert png.stat().st_size > 0
     assert "Video Mode" in log.read_text()
