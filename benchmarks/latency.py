@@ -39,8 +39,9 @@ in frames and seconds, with the ROM set and TV system. Run on the built-in ROMs,
 also prints what the genuine XL OS rev. 2 and BASIC rev. C would take, from the
 ratios of :data:`GENUINE_RATIO` (measured; an estimate, since a rewritten program
 can change the mix: machine code called with USR runs as fast on both). Every measured wait is
-checked against what the screen shows at that moment (the deal number after a new
-deal, the end message after play-all), and the ROMs against the files given.
+checked against what the screen shows at that moment (the engine's table of the
+deal after a new deal, read with the keyboard check's screen reader; the end
+message after play-all), and the ROMs against the files given.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ from a8.emu.script import KEY_GAP_FRAMES, KEY_HOLD_FRAMES, Script
 from machfsol.atari.basic_game import read_source
 from machfsol.atari.build import game_programs, title_of
 from machfsol.atari.keyboard_game import keys_of
+from machfsol.atari.screen_table import TableReadError, TableView
 from machfsol.atari.verify import game_disk
 from machfsol.engine.autoplay import choose_move
 from machfsol.engine.rules import Position, variant
@@ -141,8 +143,9 @@ class Session:
     presses: int = 0
     #: (action, index of the timed key press among all the script's presses).
     marks: list[tuple[str, int]] = field(default_factory=list)
-    #: (index of a timed press, a text the screen must show when the game is ready).
-    expect: list[tuple[int, str]] = field(default_factory=list)
+    #: (index of a timed press, what the screen must show when the game is ready: the
+    #: engine's table of a fresh deal, or a text).
+    expect: list[tuple[int, TableView | str]] = field(default_factory=list)
 
     def type(self, text: str, action: str | None = None, timeout: int = KEY_FRAMES) -> None:
         """Type ``text``, time its last key as ``action``, wait until the game is ready."""
@@ -151,18 +154,23 @@ class Session:
         if action is not None:
             self.marks.append((action, self.presses - 1))
 
-    def new_deal(self, seed: int) -> None:
+    def new_deal(self, game: int, seed: int) -> None:
         self.type("N")
         self.type(f"{seed}\n", NEW_DEAL)
-        self.expect.append((self.presses - 1, f"DEAL {seed} "))
+        self.expect.append((self.presses - 1, dealt(game, seed)))
+
+
+def dealt(game: int, seed: int) -> TableView:
+    """The table of a fresh deal, as the game must show it when it is ready."""
+    return TableView.of_position(Position.from_seed(seed, variant(game)))
 
 
 def game_session(game: int, seed: int) -> Session:
     """Boot, menu, new deal, the whole game with hints and undos, play-all, a burst."""
     session = Session(Script().wait_for_text(title_of(game), START_FRAMES))
     session.type(str(game), MENU, START_FRAMES)
-    session.expect.append((0, "DEAL 1 "))
-    session.new_deal(seed)
+    session.expect.append((0, dealt(game, 1)))  # the game starts with deal 1
+    session.new_deal(game, seed)
     position = Position.from_seed(seed, variant(game))
     count = 0
     while (move := choose_move(position)) is not None:
@@ -183,10 +191,10 @@ def game_session(game: int, seed: int) -> Session:
             for key in keys:  # the move again, untimed
                 session.type(key)
     session.type("U", UNDO_PLAYED_OUT, START_FRAMES)
-    session.new_deal(seed)
+    session.new_deal(game, seed)
     session.type("P", PLAY_ALL, START_FRAMES)
     session.expect.append((session.presses - 1, END_MESSAGE))
-    session.new_deal(seed)
+    session.new_deal(game, seed)
     burst = Script().type(" ")
     for _ in range(BURST_KEYS - 1):  # a typed key takes KEY_HOLD + KEY_GAP frames
         burst = burst.wait(BURST_GAP - KEY_HOLD_FRAMES - KEY_GAP_FRAMES).type(" ")
@@ -234,11 +242,20 @@ def measure(result: RunResult, session: Session, where: str) -> list[Measured]:
         _check_settled(events, ready, f"{where}, {action}")
         ready_at[index] = ready
         found.append(Measured(action, frames_between(press, ready)))
-    for index, text in session.expect:
+    for index, wanted in session.expect:
         screen = ready_at[index].screen
-        shown = "\n".join(screen.text_lines()) if screen is not None else ""
-        if text not in shown and not (text == END_MESSAGE and "YOU WON" in shown):
-            raise SystemExit(f"{where}: ready, but the screen lacks {text!r}:\n{shown}")
+        lines = screen.text_lines() if screen is not None else []
+        shown = "\n".join(lines)
+        if isinstance(wanted, TableView):
+            try:
+                differences = TableView.read(lines).differences(wanted)
+            except TableReadError as error:
+                differences = [str(error)]
+            if differences:
+                problem = "; ".join(differences)
+                raise SystemExit(f"{where}: ready, but the table is not the deal's: {problem}")
+        elif wanted not in shown and not (wanted == END_MESSAGE and "YOU WON" in shown):
+            raise SystemExit(f"{where}: ready, but the screen lacks {wanted!r}:\n{shown}")
     return found
 
 
