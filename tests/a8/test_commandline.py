@@ -42,3 +42,57 @@ def test_closed_pipe_is_quiet() -> None:
     stderr = process.stderr.read().decode()
     process.wait()
     assert "Traceback" not in stderr
+
+
+#: The ``a8`` command, run by this interpreter.
+A8 = [sys.executable, "-c", "import sys; from a8.cli import main; sys.exit(main())"]
+
+
+@pytest.fixture
+def program(tmp_path: Path) -> Path:
+    listing = tmp_path / "PROG.LST"
+    listing.write_text('10 PRINT "HELLO"\n20 GOTO 10\n', encoding="utf-8")
+    bas = tmp_path / "PROG.BAS"
+    subprocess.run([*A8, "tokenize", str(listing), "-o", str(bas)], check=True)
+    return bas
+
+
+def test_a8_list_with_stdout_closed_is_one_line(program: Path) -> None:
+    """Was a traceback: `a8 list PROG.BAS >&-` (Python starts with sys.stdout = None)."""
+    result = subprocess.run(
+        ["bash", "-c", '"$@" >&-', "a8", *A8, "list", str(program)],
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert result.stderr == "cannot write the output: standard output is closed\n"
+
+
+@pytest.mark.parametrize("command", ["list", "tokenize", "get"])
+def test_outputs_go_to_stdout_dev_null_and_through_links(
+    command: str, program: Path, tmp_path: Path
+) -> None:
+    listing = tmp_path / "PROG.LST"
+    disk = tmp_path / "D.ATR"
+    subprocess.run([*A8, "atr", "new", str(disk)], check=True)
+    subprocess.run([*A8, "atr", "add", str(disk), str(program)], check=True)
+    args = {
+        "list": ["list", str(program)],
+        "tokenize": ["tokenize", str(listing), "--save-command", 'SAVE "D:P"'],
+        "get": ["atr", "get", str(disk), "PROG.BAS"],
+    }[command]
+    first = subprocess.run([*A8, *args, "-o", "-"], capture_output=True, check=True).stdout
+    assert first
+    assert subprocess.run([*A8, *args, "-o", "/dev/null"], capture_output=True).returncode == 0
+    assert Path("/dev/null").is_char_device()
+    real = tmp_path / "real.out"
+    real.write_bytes(b"old")
+    link = tmp_path / "link.out"
+    link.symlink_to(real)
+    subprocess.run([*A8, *args, "-o", str(link)], check=True)
+    assert link.is_symlink() and real.read_bytes() == first
+    real.chmod(0o444)
+    result = subprocess.run([*A8, *args, "-o", str(real)], capture_output=True, text=True)
+    assert result.returncode == 1 and "read-only" in result.stderr
+    assert result.stderr.count("\n") == 1 and real.read_bytes() == first

@@ -41,9 +41,10 @@ def run(
     args = parser.parse_args(argv)
     try:
         status: int = args.handler(args)
-        sys.stdout.flush()  # a full disk or closed pipe shows here, not at exit
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a full disk or closed pipe shows here, not at exit
     except user_errors as error:
-        print(f"{prefix}{error}", file=sys.stderr)
+        _print_error(f"{prefix}{error}")
         return int(getattr(error, "exit_status", 1))
     except KeyboardInterrupt:
         return 130
@@ -54,13 +55,21 @@ def run(
         if error.filename is not None:
             raise  # a file the command itself opened: a bug to report, not to hide
         _silence_stdout()
-        print(f"{prefix}cannot write the output: {error.strerror}", file=sys.stderr)
+        _print_error(f"{prefix}cannot write the output: {error.strerror}")
         return 1
     return status
 
 
+def _print_error(message: str) -> None:
+    """One line on stderr (nothing if stderr is closed too: there is nowhere to say it)."""
+    if sys.stderr is not None:
+        print(message, file=sys.stderr)
+
+
 def _silence_stdout() -> None:
     """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    if sys.stdout is None:
+        return
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
     os.close(devnull)

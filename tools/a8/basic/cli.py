@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
 from a8.basic.atascii import Encoding
 from a8.basic.convert import DEFAULT_SAVE_COMMAND, list_program, tokenize
 from a8.errors import A8Error
-from a8.files import write_atomically
+from a8.files import STDOUT, write_atomically
 
 
 class InputFileError(A8Error):
@@ -85,9 +84,5 @@ def _list(args: argparse.Namespace) -> int:
     encoding = Encoding(args.encoding)
     listing = list_program(data, file=str(args.program), encoding=encoding)
     raw = listing if isinstance(listing, bytes) else listing.encode("utf-8")
-    if args.output is None:
-        sys.stdout.buffer.write(raw)
-        sys.stdout.buffer.flush()
-    else:
-        write_atomically(args.output, raw)
+    write_atomically(args.output if args.output is not None else STDOUT, raw)
     return 0
