@@ -48,13 +48,14 @@ CORRUPTIONS: dict[ProblemKind, Callable[[Dos2Disk], None]] = {
     ProblemKind.VTOC_CAPACITY: lambda d: patch(d, 360, 1, (700).to_bytes(2, "little")),
     ProblemKind.FREE_COUNT: lambda d: patch(d, 360, 3, (1).to_bytes(2, "little")),
     ProblemKind.SYSTEM_SECTOR_FREE: lambda d: patch(d, 360, 10 + 45, b"\x80"),
-    ProblemKind.BAD_FLAG: lambda d: set_flag(d, 1, 0x10),
+    ProblemKind.BAD_FLAG: lambda d: set_flag(d, 1, 0x02),
     ProblemKind.FILE_OPEN: lambda d: set_flag(d, 1, 0x43),
-    ProblemKind.BAD_NAME: lambda d: patch(d, 361, 16 + 5, b"1BAD    "),
+    ProblemKind.BAD_NAME: lambda d: patch(d, 361, 16 + 5, b"B\x9bD     "),
     ProblemKind.DUPLICATE_NAME: lambda d: patch(d, 361, 16 + 5, b"ONE     "),
     ProblemKind.ENTRY_AFTER_END: lambda d: set_flag(d, 0, 0x00),
     ProblemKind.CHAIN_OUT_OF_RANGE: lambda d: patch(d, 361, 16 + 3, (2000).to_bytes(2, "little")),
     ProblemKind.CHAIN_LOOP: lambda d: set_link(d, 5, b"\x00\x04"),
+    ProblemKind.CHAIN_SYSTEM_SECTOR: lambda d: set_link(d, 6, b"\x01\x68"),
     ProblemKind.BAD_FILE_NUMBER: lambda d: set_link(d, 7, b"\x0c"),
     ProblemKind.BAD_BYTE_COUNT: lambda d: set_link(d, 7, b"\x04\x00\xff"),
     ProblemKind.CROSS_LINKED: lambda d: patch(d, 361, 16 + 3, (5).to_bytes(2, "little")),
@@ -64,13 +65,20 @@ CORRUPTIONS: dict[ProblemKind, Callable[[Dos2Disk], None]] = {
 }
 
 
+#: Kinds found by the tests further down (DOS 2.5 only, MyDOS only, SpartaDOS, the image).
+KINDS_TESTED_BELOW = {
+    ProblemKind.VTOC2_MIRROR,
+    ProblemKind.HIGH_FLAG,
+    ProblemKind.BOOT_MENU,
+    ProblemKind.ATR_SIZE,
+    ProblemKind.BAD_DIRECTORY,
+    ProblemKind.SECTOR_COUNT,
+    ProblemKind.BAD_SECTOR_MAP,
+}
+
+
 def test_every_kind_has_a_corruption() -> None:
-    kinds = set(CORRUPTIONS) | {
-        ProblemKind.VTOC2_MIRROR,
-        ProblemKind.HIGH_FLAG,
-        ProblemKind.BOOT_MENU,
-    }
-    assert kinds == set(ProblemKind)
+    assert set(CORRUPTIONS) | KINDS_TESTED_BELOW == set(ProblemKind)
 
 
 @pytest.mark.parametrize("density", list(Density), ids=lambda d: d.value)
@@ -83,18 +91,33 @@ def test_corruption_is_found(kind: ProblemKind, density: Density) -> None:
     assert kind in found
 
 
-def test_a_chain_through_a_system_sector_is_cross_linked() -> None:
-    disk = two_files()
-    set_link(disk, 6, b"\x01\x68")  # ONE.DAT's last sector now leads to 360, the VTOC
-    problems = [p for p in check_disk(reread(disk)) if p.kind is ProblemKind.CROSS_LINKED]
-    assert len(problems) == 1 and "sector 360 also belongs to the system" in problems[0].message
+@pytest.mark.parametrize("density", list(Density), ids=lambda d: d.value)
+@pytest.mark.parametrize(
+    ("target", "role"), [(360, "VTOC"), (2, "boot"), (365, "directory")], ids=str
+)
+def test_a_chain_through_a_system_sector_is_reported_not_followed(
+    density: Density, target: int, role: str
+) -> None:
+    disk = two_files(density)
+    set_link(disk, 6, bytes([target >> 8, target & 0xFF]))  # ONE.DAT's last sector
+    problems = check_disk(reread(disk))
+    found = [p for p in problems if p.kind is ProblemKind.CHAIN_SYSTEM_SECTOR]
+    assert len(found) == 1 and f"sector {target}, a {role} sector" in found[0].message
+    assert not any(p.kind is ProblemKind.CROSS_LINKED for p in problems)
+
+
+def test_sector_720_is_a_system_sector_on_dos_2_5() -> None:
+    disk = two_files(Density.ENHANCED)
+    set_link(disk, 6, b"\x02\xd0")  # 720
+    found = [p for p in check_disk(reread(disk)) if p.kind is ProblemKind.CHAIN_SYSTEM_SECTOR]
+    assert len(found) == 1 and "sector 720, a reserved sector" in found[0].message
 
 
 def test_a_link_beyond_single_density() -> None:
     disk = two_files()
     set_link(disk, 4, b"\x03\xff")  # next sector 1023: DOS 2.0S stops at 719
     found = [p for p in check_disk(reread(disk)) if p.kind is ProblemKind.CHAIN_OUT_OF_RANGE]
-    assert len(found) == 1 and "sector 1023, outside 1..719" in found[0].message
+    assert len(found) == 1 and "sector 1023, outside the data sectors 1..719" in found[0].message
 
 
 def full_enhanced_disk() -> Dos2Disk:

@@ -26,20 +26,35 @@ def test_new_add_ls_get_rm_check(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert run(capsys, "add", str(disk), str(source), "--name", "COPY.X")[0] == 0
     status, out, _ = run(capsys, "ls", str(disk))
     assert status == 0
-    assert out.splitlines() == ["  PROG    BAS 005", "  COPY    X   005", "697 FREE SECTORS"]
+    assert out.splitlines() == [
+        "DOS 2.0S (720 sectors of 128 bytes)",
+        "  PROG    BAS 005",
+        "  COPY    X   005",
+        "697 FREE SECTORS",
+    ]
     back = tmp_path / "back"
     assert run(capsys, "get", str(disk), "prog.bas", "-o", str(back))[0] == 0
     assert back.read_bytes() == source.read_bytes()
     assert run(capsys, "rm", str(disk), "COPY.X")[0] == 0
-    assert run(capsys, "check", str(disk)) == (0, "", "")
+    assert run(capsys, "check", str(disk)) == (
+        0,
+        f"{disk}: DOS 2.0S (720 sectors of 128 bytes): no problems\n",
+        "",
+    )
 
 
-@pytest.mark.parametrize("density", ["single", "enhanced", "double"])
-def test_densities(tmp_path: Path, capsys: pytest.CaptureFixture[str], density: str) -> None:
+@pytest.mark.parametrize(
+    ("density", "name"),
+    [("single", "DOS 2.0S"), ("enhanced", "DOS 2.5"), ("double", "DOS 2.0D")],
+)
+def test_densities(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], density: str, name: str
+) -> None:
     disk = tmp_path / "D.ATR"
     assert run(capsys, "new", str(disk), "--density", density)[0] == 0
     free = {"single": 707, "enhanced": 1010, "double": 707}[density]
-    assert run(capsys, "ls", str(disk))[1] == f"{free:03d} FREE SECTORS\n"
+    lines = run(capsys, "ls", str(disk))[1].splitlines()
+    assert lines[0].startswith(name + " (") and lines[1:] == [f"{free:03d} FREE SECTORS"]
 
 
 def one_line_error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
@@ -83,34 +98,64 @@ def image_with_sector_size(size: int) -> bytes:
     return bytes(data)
 
 
-#: Images that are not DOS 2 disks, by what is wrong with them.
-BAD_IMAGES = {
+#: Files that are not disk images: every command refuses them.
+NOT_IMAGES = {
     "not an ATR image": b"hello world, not a disk image at all",
     "no header": b"\x96\x02",
-    "truncated": Dos2Disk.new().to_bytes()[:5000],
-    "sector size 512": image_with_sector_size(512),
-    "3 x 128 + n x 256": image_with_sector_size(256),
-    "not a DOS 2 disk": AtrImage.blank(100, 128).to_bytes(),
+    "unsupported sector size 1024": image_with_sector_size(1024),
 }
 
+#: Images whose file system a8 does not know: named by ls and check, never written.
+FOREIGN_IMAGES = {
+    "truncated": Dos2Disk.new().to_bytes()[:5000],
+    "sector size 512": image_with_sector_size(512),
+    "720 x 128 read as 256": image_with_sector_size(256),
+    "boot sectors only": AtrImage.blank(100, 128).to_bytes(),
+}
 
-@pytest.mark.parametrize("message", list(BAD_IMAGES))
-@pytest.mark.parametrize(
-    "command",
-    [["ls"], ["check"], ["add", "{file}"], ["get", "F.TXT"], ["rm", "F.TXT"], ["boot", "--menu=F"]],
-    ids=lambda c: c[0],
-)
-def test_bad_images_are_refused_unchanged(
+ALL_COMMANDS = [
+    ["ls"],
+    ["check"],
+    ["add", "{file}"],
+    ["get", "F.TXT"],
+    ["rm", "F.TXT"],
+    ["boot", "--menu=F"],
+]
+
+
+@pytest.mark.parametrize("message", list(NOT_IMAGES))
+@pytest.mark.parametrize("command", ALL_COMMANDS, ids=lambda c: c[0])
+def test_files_that_are_not_images_are_refused_unchanged(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], message: str, command: list[str]
 ) -> None:
     disk = tmp_path / "BAD.ATR"
-    disk.write_bytes(BAD_IMAGES[message])
+    disk.write_bytes(NOT_IMAGES[message])
     (tmp_path / "f.txt").write_bytes(b"data")
     args = [a.replace("{file}", str(tmp_path / "f.txt")) for a in command]
     error = one_line_error(capsys, args[0], str(disk), *args[1:])
     assert error.startswith(f"{disk}: ") and message in error
-    assert disk.read_bytes() == BAD_IMAGES[message]
+    assert disk.read_bytes() == NOT_IMAGES[message]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["BAD.ATR", "f.txt"]
+
+
+@pytest.mark.parametrize("image", list(FOREIGN_IMAGES))
+def test_foreign_images_are_named_and_never_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], image: str
+) -> None:
+    disk = tmp_path / "FOREIGN.ATR"
+    data = FOREIGN_IMAGES[image]
+    disk.write_bytes(data)
+    (tmp_path / "f.txt").write_bytes(b"data")
+    status, out, err = run(capsys, "ls", str(disk))
+    assert (status, err) == (0, "") and out.startswith("no file system I know (")
+    status, out, err = run(capsys, "check", str(disk))
+    assert err == "" and "nothing to check inside" in out.splitlines()[-1]
+    for command in ALL_COMMANDS[2:]:
+        args = [a.replace("{file}", str(tmp_path / "f.txt")) for a in command]
+        error = one_line_error(capsys, args[0], str(disk), *args[1:])
+        assert "no file system I know" in error
+    assert disk.read_bytes() == data
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["FOREIGN.ATR", "f.txt"]
 
 
 @pytest.mark.parametrize(
@@ -120,9 +165,12 @@ def test_bad_images_are_refused_unchanged(
         (["add", "{disk}", "{file}", "--name", "KEEP"], "KEEP is locked"),
         (["rm", "{disk}", "KEEP"], "KEEP is locked"),
         (["add", "{disk}", "{file}", "--name", "A.B.C"], "file name"),
-        (["rm", "{disk}", "NAME_"], "file name"),
+        (["rm", "{disk}", "NAME_"], "no file NAME_ on the disk"),
         (["add", "{disk}", "{tmp}/prog.list"], "'prog.list': the extension has at most 3"),
-        (["add", "{disk}", "{tmp}/my-prog.bas"], "is not a letter or digit (give the name"),
+        (
+            ["add", "{disk}", "{tmp}/my-prog.bas"],
+            "'-' is not allowed (DOS 2 names use letters, digits) (give the name",
+        ),
         (["get", "{disk}", "KEEP", "-o", "{tmp}/missing/KEEP"], "cannot write"),
         (["get", "{disk}", "KEEP", "-o", "{tmp}"], "cannot write"),
         (["boot", "{disk}", "--menu=KEEP=caf\u00e9"], "title"),
@@ -158,9 +206,11 @@ def test_check_reports_problems(tmp_path: Path, capsys: pytest.CaptureFixture[st
     data = bytearray(disk.read_bytes())
     data[16 + 359 * 128 + 3] = 0  # free count of the VTOC
     disk.write_bytes(bytes(data))
-    status, out, _ = run(capsys, "check", str(disk))
-    assert status == 1
-    assert "free sectors" in out and out.count("\n") == 1
+    status, out, err = run(capsys, "check", str(disk))
+    assert (status, err) == (1, "")
+    lines = out.splitlines()
+    assert len(lines) == 2 and "free sectors" in lines[0]
+    assert lines[1] == f"{disk}: DOS 2.0S (720 sectors of 128 bytes): 1 problem(s)"
 
 
 def test_boot_menu_from_the_command_line(

@@ -1,16 +1,33 @@
 """The ATR container: a 16-byte header followed by the disk's sectors.
 
 ATR is the image format SIO2PC, FujiNet, SDrive and every emulator understand. It
-holds no file system, only the sectors a drive would return; :mod:`a8.disk.dos2`
-reads the DOS 2 file system inside them.
+holds no file system, only the sectors a drive would return; :mod:`a8.disk.dos2`,
+:mod:`a8.disk.sparta` and :mod:`a8.disk.detect` read the file systems inside them.
 
-Double-density images keep sectors 1-3 at 128 bytes (the drive's boot sectors are
-read by the OS at 128 bytes whatever the density), so sector offsets are not a plain
-multiplication; :class:`AtrImage` hides that.
+Real images are less tidy than the format's description, and the emulators accept
+them, so this reader does too (and :mod:`a8.disk.check` reports what is odd):
+
+- Double-density images normally keep sectors 1-3 at 128 bytes (the OS reads the
+  boot sectors at 128 bytes whatever the density). Some tools store every sector in
+  a 256-byte slot instead: either the three boot sectors packed into the first 384
+  bytes followed by 384 zero bytes (SIO2PC's way), or each boot sector at the start
+  of its own slot. atari800 tells them apart by bytes 0x180-0x2FF of the sector
+  data (all zero: packed); so do we. :class:`BootLayout` names the three layouts.
+- The header's size can disagree with the file's length (atari800 and Altirra both
+  boot such images: one believes the header, the other the file). The sectors here
+  are the ones the file holds; a last partial sector is read as if padded with
+  zeros. Such an image is read, never written (:meth:`AtrImage.check_writable`).
+- Header bytes 7-15 belong to other tools: byte 15 is the write-protect flag that
+  atari800 honours, others keep flags or checksums there. They are read, never
+  changed; the whole header is written back as it was.
+
+Sector sizes 128, 256 and 512 are read (512-byte sectors are SpartaDOS X hard-disk
+style images; they have no short boot sectors).
 """
 
 from __future__ import annotations
 
+import enum
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,11 +37,14 @@ from a8.errors import A8Error
 #: ATR magic word: the bytes 0x96 0x02 (the sum of the letters of "NICKATARI").
 ATR_MAGIC = 0x0296
 
-#: Sector sizes this toolchain reads and writes.
-SECTOR_SIZES = (128, 256)
+#: Sector sizes this toolchain reads.
+SECTOR_SIZES = (128, 256, 512)
 
 #: Sectors that stay 128 bytes long in a double-density image.
 SHORT_BOOT_SECTORS = 3
+
+#: The byte atari800 reads as write protection (any non-zero value protects).
+WRITE_PROTECT_BYTE = 15
 
 
 class AtrError(A8Error):
@@ -41,36 +61,59 @@ class HeaderField:
     meaning: str
 
 
-#: The ATR header, field by field. Bytes 7..15 are left zero: atari800 reads byte 15
-#: as a write-protect flag, and other tools put optional extras there.
+#: The ATR header, field by field. Bytes 7..15 are not interpreted but kept as they
+#: are (byte 15 is atari800's write-protect flag, see :data:`WRITE_PROTECT_BYTE`).
 HEADER_FIELDS = (
     HeaderField("magic", 0, "<H", "0x0296"),
     HeaderField("paragraphs_low", 2, "<H", "image size in 16-byte paragraphs, low word"),
-    HeaderField("sector_size", 4, "<H", "bytes per sector: 128 or 256"),
+    HeaderField("sector_size", 4, "<H", "bytes per sector: 128, 256 (or 512)"),
     HeaderField("paragraphs_high", 6, "<B", "image size in paragraphs, high byte"),
 )
 HEADER_SIZE = 16
 
 
+class BootLayout(enum.Enum):
+    """Where sectors 1-3 sit in the sector data of an image."""
+
+    #: 3 x 128 bytes, then the other sectors (all 128-byte images, normal DD images).
+    SHORT = "3 x 128 bytes"
+    #: 3 x 128 bytes packed into the first two 256-byte slots, the third slot zero.
+    PACKED = "3 x 128 bytes packed in 768"
+    #: each boot sector at the start of its own 256-byte slot.
+    SLOTTED = "one 256-byte slot each"
+    #: no short sectors at all (512-byte sectors: one 512-byte boot sector).
+    NONE = "no short boot sectors"
+
+
 @dataclass(frozen=True)
 class AtrHeader:
-    """The decoded ATR header."""
+    """The decoded ATR header, with its raw bytes (bytes 7-15 are kept as they are)."""
 
     sector_size: int
     data_size: int
+    raw: bytes
 
-    def pack(self) -> bytes:
-        paragraphs = self.data_size // 16
+    @classmethod
+    def new(cls, sector_size: int, data_size: int) -> AtrHeader:
+        """A header of our own: every byte not in :data:`HEADER_FIELDS` is zero."""
+        paragraphs = data_size // 16
         values = {
             "magic": ATR_MAGIC,
             "paragraphs_low": paragraphs & 0xFFFF,
-            "sector_size": self.sector_size,
+            "sector_size": sector_size,
             "paragraphs_high": paragraphs >> 16,
         }
         header = bytearray(HEADER_SIZE)
         for field in HEADER_FIELDS:
             struct.pack_into(field.fmt, header, field.offset, values[field.name])
-        return bytes(header)
+        return cls(sector_size, data_size, bytes(header))
+
+    def pack(self) -> bytes:
+        return self.raw
+
+    @property
+    def write_protected(self) -> bool:
+        return self.raw[WRITE_PROTECT_BYTE] != 0
 
     @classmethod
     def unpack(cls, data: bytes, source: str) -> AtrHeader:
@@ -88,43 +131,62 @@ class AtrHeader:
         if values["sector_size"] not in SECTOR_SIZES:
             raise AtrError(
                 f"{source}: unsupported sector size {values['sector_size']} at byte 4 "
-                "(expected 128 or 256)"
+                "(expected 128, 256 or 512)"
             )
         paragraphs = values["paragraphs_low"] | (values["paragraphs_high"] << 16)
-        return cls(sector_size=values["sector_size"], data_size=paragraphs * 16)
+        return cls(values["sector_size"], paragraphs * 16, bytes(data[:HEADER_SIZE]))
 
 
 def data_size_for(sector_count: int, sector_size: int) -> int:
-    """Bytes of sector data in an image of ``sector_count`` sectors."""
-    if sector_size == 128:
-        return sector_count * 128
+    """Bytes of sector data in an image of ``sector_count`` sectors (short boot sectors)."""
+    if sector_size in (128, 512):
+        return sector_count * sector_size
     short = min(sector_count, SHORT_BOOT_SECTORS)
     return short * 128 + (sector_count - short) * sector_size
+
+
+def _layout_of(sector_size: int, body: bytes) -> BootLayout:
+    """How the boot sectors are stored, decided as atari800 decides it."""
+    if sector_size == 128:
+        return BootLayout.SHORT
+    if sector_size == 512:
+        return BootLayout.NONE
+    if len(body) % 256 or len(body) < 3 * 256:
+        return BootLayout.SHORT
+    return BootLayout.PACKED if not any(body[0x180:0x300]) else BootLayout.SLOTTED
 
 
 class AtrImage:
     """A mutable disk image: numbered sectors (from 1) of a fixed size."""
 
-    def __init__(self, sector_size: int, data: bytearray, source: str = "<image>") -> None:
+    def __init__(
+        self,
+        sector_size: int,
+        data: bytearray,
+        source: str = "<image>",
+        *,
+        header: AtrHeader | None = None,
+        layout: BootLayout | None = None,
+    ) -> None:
         self.sector_size = sector_size
         self.source = source
         self._data = data
-        self.sector_count = self._count_sectors(len(data))
+        self.layout = layout if layout is not None else _layout_of(sector_size, bytes(data))
+        self.header = header or AtrHeader.new(sector_size, len(data))
+        self.sector_count, self.partial_bytes = self._count_sectors(len(data))
 
-    def _count_sectors(self, size: int) -> int:
-        if self.sector_size == 128:
-            if size % 128:
-                raise AtrError(
-                    f"{self.source}: {size} bytes of sectors is not n x 128 (a truncated image?)"
-                )
-            return size // 128
-        boot = SHORT_BOOT_SECTORS * 128
-        if size < boot or (size - boot) % self.sector_size:
-            raise AtrError(
-                f"{self.source}: {size} bytes of sectors is not 3 x 128 + n x "
-                f"{self.sector_size} (a truncated image, or the wrong sector size at byte 4?)"
-            )
-        return SHORT_BOOT_SECTORS + (size - boot) // self.sector_size
+    def _count_sectors(self, size: int) -> tuple[int, int]:
+        """Sectors in ``size`` bytes (a partial last one included), and its length."""
+        if self.layout is BootLayout.SHORT and self.sector_size == 256:
+            boot = SHORT_BOOT_SECTORS * 128
+            if size <= boot:
+                whole, partial = divmod(size, 128)
+            else:
+                whole, partial = divmod(size - boot, self.sector_size)
+                whole += SHORT_BOOT_SECTORS
+        else:
+            whole, partial = divmod(size, self.sector_size)
+        return whole + (1 if partial else 0), partial
 
     @classmethod
     def blank(cls, sector_count: int, sector_size: int, source: str = "<image>") -> AtrImage:
@@ -133,18 +195,11 @@ class AtrImage:
     @classmethod
     def from_bytes(cls, data: bytes, source: str = "<image>") -> AtrImage:
         header = AtrHeader.unpack(data, source)
-        body = data[HEADER_SIZE:]
-        if len(body) < header.data_size:
-            raise AtrError(
-                f"{source}: truncated image (header says {header.data_size} bytes of "
-                f"sectors, file has {len(body)})"
-            )
-        if len(body) > header.data_size:
-            raise AtrError(
-                f"{source}: {len(body) - header.data_size} bytes after the last sector "
-                f"(header says {header.data_size})"
-            )
-        return cls(header.sector_size, bytearray(body), source)
+        body = bytearray(data[HEADER_SIZE:])
+        image = cls(header.sector_size, body, source, header=header)
+        if image.sector_count == 0:
+            raise AtrError(f"{source}: no sectors after the header ({len(body)} bytes)")
+        return image
 
     @classmethod
     def read(cls, path: str | Path) -> AtrImage:
@@ -155,27 +210,66 @@ class AtrImage:
         return cls.from_bytes(data, str(path))
 
     def to_bytes(self) -> bytes:
-        header = AtrHeader(sector_size=self.sector_size, data_size=len(self._data))
-        return header.pack() + bytes(self._data)
+        return self.header.pack() + bytes(self._data)
+
+    # -- what is unusual about the container (for check and for writing) ----------
+
+    def size_mismatch(self) -> str | None:
+        """How the header's size disagrees with the file, or None if it agrees."""
+        declared, actual = self.header.data_size, len(self._data)
+        if declared == actual:
+            return None
+        if actual < declared:
+            return f"header says {declared} bytes of sectors, the file has only {actual}"
+        return f"header says {declared} bytes of sectors, the file has {actual}"
+
+    @property
+    def write_protected(self) -> bool:
+        """Byte 15 of the header is set: atari800 mounts the image read-only."""
+        return self.header.write_protected
+
+    def check_writable(self, force: bool = False) -> None:
+        """Refuse to change an image we could not write back faithfully, or a protected one."""
+        mismatch = self.size_mismatch()
+        if mismatch is not None or self.partial_bytes:
+            what = mismatch or f"{self.partial_bytes} bytes of a partial last sector"
+            raise AtrError(f"{self.source}: {what}; not changing an image of unclear size")
+        if self.write_protected and not force:
+            raise AtrError(
+                f"{self.source}: write-protected (ATR header byte 15 is "
+                f"{self.header.raw[WRITE_PROTECT_BYTE]:02X}); give --force to change it anyway"
+            )
+
+    # -- sectors -------------------------------------------------------------------
 
     def size_of(self, sector: int) -> int:
         """Bytes in ``sector``: 128 for the boot sectors, else the image's size."""
         self._check_number(sector)
-        return 128 if sector <= SHORT_BOOT_SECTORS else self.sector_size
+        if sector <= SHORT_BOOT_SECTORS and self.layout is not BootLayout.NONE:
+            return 128
+        return self.sector_size
 
     def _offset(self, sector: int) -> int:
-        if sector <= SHORT_BOOT_SECTORS or self.sector_size == 128:
+        size = self.sector_size
+        if self.layout is BootLayout.SHORT:
+            if sector <= SHORT_BOOT_SECTORS or size == 128:
+                return (sector - 1) * 128
+            return SHORT_BOOT_SECTORS * 128 + (sector - 1 - SHORT_BOOT_SECTORS) * size
+        if self.layout is BootLayout.PACKED and sector <= SHORT_BOOT_SECTORS:
             return (sector - 1) * 128
-        return SHORT_BOOT_SECTORS * 128 + (sector - 1 - SHORT_BOOT_SECTORS) * self.sector_size
+        return (sector - 1) * size
 
     def _check_number(self, sector: int) -> None:
         if not 1 <= sector <= self.sector_count:
             raise AtrError(f"{self.source}: sector {sector} out of range 1..{self.sector_count}")
 
+    def has_sector(self, sector: int) -> bool:
+        return 1 <= sector <= self.sector_count
+
     def read_sector(self, sector: int) -> bytes:
         size = self.size_of(sector)
         start = self._offset(sector)
-        return bytes(self._data[start : start + size])
+        return bytes(self._data[start : start + size]).ljust(size, b"\0")
 
     def write_sector(self, sector: int, data: bytes) -> None:
         size = self.size_of(sector)

@@ -112,7 +112,7 @@ def boot_image(disk: Dos2Disk, entries: list[MenuEntry], title: str) -> bytes:
     table = bytearray()
     menu = title.encode("ascii") + bytes([EOL])
     for number, entry in enumerate(entries, start=1):
-        start = disk.find(entry.file_name).start
+        start = loadable_start(disk, entry.file_name)
         table += bytes([DIGIT_KEY_CODES[number - 1], start & 0xFF, start >> 8])
         menu += f"{number} {entry.title}".encode("ascii") + bytes([EOL])
     if labels["table"] != loader.end():
@@ -142,6 +142,22 @@ def boot_image(disk: Dos2Disk, entries: list[MenuEntry], title: str) -> bytes:
     return bytes(image)
 
 
+def loadable_start(disk: Dos2Disk, name: FileName) -> int:
+    """The first sector of ``name``, if the loader can follow its chain to the end.
+
+    The loader reads ordinary DOS 2 links (a 10-bit next sector); MyDOS files with
+    16-bit links, and files whose chain DOS itself could not follow, are refused.
+    """
+    entry = disk.find(name)
+    if entry.long_links:
+        raise BootError(
+            f"{disk.image.source}: {entry.name} has MyDOS 16-bit sector links, which the "
+            "boot loader cannot follow"
+        )
+    disk.chain(entry)
+    return entry.start
+
+
 def install_boot_menu(disk: Dos2Disk, entries: list[MenuEntry], title: str) -> None:
     """Write the loader and its menu into boot sectors 1-3 of ``disk``."""
     disk.write_boot(boot_image(disk, entries, title))
@@ -156,7 +172,8 @@ def menu_start_sectors(boot_sectors: bytes) -> list[int] | None:
 
     The loader is recognised by its code, the patched bytes left out; the files can
     change after ``a8 atr boot`` (DOS rewrites a file elsewhere), so ``check`` uses
-    this to find menu entries that no longer start a file.
+    this to find menu entries that no longer start a file. A menu table that
+    cannot be ours (a damaged entry count) is a :class:`BootError`.
     """
     loader = assemble_loader()
     labels = loader.labels
@@ -168,6 +185,11 @@ def menu_start_sectors(boot_sectors: bytes) -> list[int] | None:
         boot_sectors[i] != code[i] for i in range(len(code)) if i not in skipped
     ):
         return None
-    entries = boot_sectors[labels["p_entry3"] + 1 - LOAD_ADDRESS] // 3
+    table_bytes = boot_sectors[labels["p_entry3"] + 1 - LOAD_ADDRESS]
+    entries = table_bytes // 3
+    if table_bytes % 3 or not 1 <= entries <= MAX_ENTRIES:
+        raise BootError(f"boot menu: its table holds {table_bytes} bytes, not 3 per entry (1-9)")
     table = boot_sectors[len(code) : len(code) + 3 * entries]
+    if len(table) < 3 * entries or len(code) + 3 * entries > COMMAND_ADDRESS - LOAD_ADDRESS:
+        raise BootError(f"boot menu: its {entries} entries run past the boot sectors")
     return [table[i + 1] | table[i + 2] << 8 for i in range(0, len(table), 3)]

@@ -1,27 +1,43 @@
-"""``a8 atr ...``: create, list, fill, check and make bootable DOS 2 disk images.
+"""``a8 atr ...``: list, read, check, fill and make bootable the disks people really have.
 
-Every command that changes a disk reads the whole image, changes it in memory and
-writes it back with :func:`a8.files.write_atomically` only when everything has
-succeeded: on any error the image on disk is unchanged.
+Every command first names the file system (:mod:`a8.disk.detect`). Reading
+(``ls``, ``get``, ``check``) works on DOS 2.0S, 2.5, 2.0D, MyDOS and SpartaDOS;
+writing (``add``, ``rm``, ``boot``) only on the DOS 2 family, and only when
+:mod:`a8.disk.check` finds nothing that a write could make worse. Every command
+that changes a disk reads the whole image, changes it in memory and writes it
+back with :func:`a8.files.write_atomically` only when everything has succeeded:
+on any error, or on a disk it does not write, the image is byte for byte as it was.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
 from a8.disk.atr import AtrImage
 from a8.disk.boot import MenuEntry, install_boot_menu
-from a8.disk.check import check_disk
-from a8.disk.dos2 import Density, Dos2Disk, Dos2Error, FileName
-from a8.files import write_atomically
+from a8.disk.check import Report, check_image
+from a8.disk.detect import FileSystemKind, Identity, identify
+from a8.disk.dos2 import ROOT_DIRECTORY, Density, DirectoryEntry, Dos2Disk, Dos2Error
+from a8.disk.names import FileName
+from a8.disk.sparta import SpartaDisk, SpartaEntry
+from a8.errors import A8Error
+from a8.files import STDOUT, write_atomically
+
+#: What a8 writes, for messages.
+WRITTEN = "DOS 2.0S, DOS 2.5, DOS 2.0D and MyDOS"
+
+
+class DiskCommandError(A8Error):
+    """A disk command refused (wrong file system, write protection, damage...)."""
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add ``a8 atr`` and its sub-commands."""
-    atr = subparsers.add_parser("atr", help="ATR disk images with a DOS 2 file system")
+    atr = subparsers.add_parser(
+        "atr", help="ATR disk images: DOS 2.x, MyDOS, SpartaDOS (read); DOS 2.x, MyDOS (write)"
+    )
     commands = atr.add_subparsers(dest="atr_command", metavar="ACTION", required=True)
 
     new = commands.add_parser("new", help="create an empty DOS 2 disk image")
@@ -32,27 +48,39 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         default=Density.SINGLE.value,
         help="single: 90K DOS 2.0S (default); enhanced: 130K DOS 2.5; double: 180K DOS 2.0D",
     )
+    new.add_argument("--force", action="store_true", help="replace an existing file")
     new.set_defaults(handler=cmd_new)
 
-    ls = commands.add_parser("ls", help="list the files, like DOS's directory")
+    ls = commands.add_parser("ls", help="name the file system and list the files")
     ls.add_argument("disk", type=Path)
+    ls.add_argument("directory", nargs="?", help="a subdirectory (MyDOS, SpartaDOS): A>B or A/B")
     ls.set_defaults(handler=cmd_ls)
 
-    add = commands.add_parser("add", help="copy a file onto the disk")
+    add = commands.add_parser("add", help="copy a file onto the disk (DOS 2.x, MyDOS)")
     add.add_argument("disk", type=Path)
     add.add_argument("file", type=Path)
-    add.add_argument("--name", help="name on the disk (default: the file's name)")
+    add.add_argument(
+        "--name", help="name on the disk (default: the file's name); DIR>NAME on MyDOS"
+    )
+    add.add_argument(
+        "--force", action="store_true", help="write even if the image is write-protected"
+    )
     add.set_defaults(handler=cmd_add)
 
     get = commands.add_parser("get", help="copy a file off the disk")
     get.add_argument("disk", type=Path)
-    get.add_argument("name")
-    get.add_argument("-o", "--output", type=Path, help="output file (default: NAME.EXT)")
+    get.add_argument("name", help="NAME.EXT, or DIR>NAME.EXT in a subdirectory")
+    get.add_argument(
+        "-o", "--output", type=Path, help="output file, - for stdout (default: NAME.EXT)"
+    )
     get.set_defaults(handler=cmd_get)
 
-    rm = commands.add_parser("rm", help="delete a file")
+    rm = commands.add_parser("rm", help="delete a file (DOS 2.x, MyDOS)")
     rm.add_argument("disk", type=Path)
     rm.add_argument("name")
+    rm.add_argument(
+        "--force", action="store_true", help="write even if the image is write-protected"
+    )
     rm.set_defaults(handler=cmd_rm)
 
     check = commands.add_parser("check", help="check the file system (exit 1 on problems)")
@@ -71,89 +99,212 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="a program on the disk and its title (repeat for each entry, up to 9)",
     )
     boot.add_argument("--title", default="BOOT MENU", help="the line above the menu")
+    boot.add_argument(
+        "--force", action="store_true", help="write even if the image is write-protected"
+    )
     boot.set_defaults(handler=cmd_boot)
 
 
-def open_disk(path: Path) -> Dos2Disk:
-    return Dos2Disk(AtrImage.read(path))
+# -- opening ----------------------------------------------------------------------------
+
+
+def open_dos2_for_writing(path: Path, force: bool) -> Dos2Disk:
+    """The DOS 2 family disk at ``path``, if a8 may change it (else a one-line refusal)."""
+    image = AtrImage.read(path)
+    identity = identify(image)
+    if not identity.kind.dos2_family:
+        raise DiskCommandError(
+            f"{path}: {identity}: a8 writes only {WRITTEN}; the image is unchanged"
+        )
+    image.check_writable(force)
+    report = check_image(image)
+    blocking = report.blocking()
+    if blocking:
+        raise DiskCommandError(
+            f"{path}: {len(blocking)} problem(s) a write could make worse, the first: "
+            f"{str(blocking[0]).removeprefix(f'{path}: ')}; see `a8 atr check`, image unchanged"
+        )
+    return Dos2Disk(image)
 
 
 def save_disk(disk: Dos2Disk, path: Path) -> None:
     write_atomically(path, disk.to_bytes())
 
 
+# -- new ----------------------------------------------------------------------------------
+
+
 def cmd_new(args: argparse.Namespace) -> int:
-    disk = Dos2Disk.new(Density(args.density), str(args.disk))
-    save_disk(disk, args.disk)
+    path: Path = args.disk
+    if str(path) != STDOUT and (path.exists() or path.is_symlink()) and not args.force:
+        raise DiskCommandError(f"{path}: already exists; give --force to replace it")
+    disk = Dos2Disk.new(Density(args.density), str(path))
+    save_disk(disk, path)
     return 0
 
 
-def directory_lines(disk: Dos2Disk) -> list[str]:
+# -- ls -----------------------------------------------------------------------------------
+
+
+def identity_line(identity: Identity) -> str:
+    return str(identity)
+
+
+def directory_lines(disk: Dos2Disk, directory: int = ROOT_DIRECTORY) -> list[str]:
     """The listing DOS 2 prints: ``*`` for locked, name, extension, sectors; free count.
 
     Files that use DOS 2.5's sectors 720 and above (flag 0x03) get a ``<`` in the
-    second column, where DOS 2 leaves a blank.
+    second column, where DOS 2 leaves a blank; MyDOS subdirectories get a ``:``.
+    Names are shown with the UTF-8 spelling of ATASCII.
     """
     lines = []
-    for entry in disk.files():
-        lock = "*" if entry.locked else " "
-        high = "<" if entry.uses_high_sectors else " "
-        lines.append(
-            f"{lock}{high}{entry.name.name:<8}{entry.name.ext:<3} {entry.sector_count:03d}"
-        )
+    for entry in disk.listed(directory):
+        lines.append(_dos2_line(entry))
     lines.append(f"{disk.free_sectors:03d} FREE SECTORS")
     return lines
 
 
+def _dos2_line(entry: DirectoryEntry) -> str:
+    lock = "*" if entry.locked else " "
+    mark = ":" if entry.is_directory else "<" if entry.uses_high_sectors else " "
+    return f"{lock}{mark}{_columns(entry.name)} {entry.sector_count:03d}"
+
+
+def _columns(name: FileName) -> str:
+    """Name and extension in DOS's 8 + 3 columns (a longer spelling gets a blank after it)."""
+    base, ext = name.name_text, name.ext_text
+    return f"{base:<8}{' ' if len(base) > 8 else ''}{ext:<3}"
+
+
+def sparta_lines(disk: SpartaDisk, directory: str | None) -> list[str]:
+    """SpartaDOS's listing: name, extension, size in bytes (or <DIR>), date and time."""
+    lines = []
+    for entry in disk.listed(disk.directory_map(directory)):
+        lines.append(_sparta_line(entry))
+    lines.append(f"{disk.superblock.free:03d} FREE SECTORS")
+    return lines
+
+
+def _sparta_line(entry: SpartaEntry) -> str:
+    lock = "*" if entry.locked else " "
+    size = "<DIR>" if entry.is_directory else str(entry.size)
+    day, month, year = entry.date
+    hour, minute, _ = entry.time
+    return (
+        f"{lock} {_columns(entry.name)} {size:>7} "
+        f"{day:02d}-{month:02d}-{year:02d} {hour:02d}:{minute:02d}"
+    )
+
+
 def cmd_ls(args: argparse.Namespace) -> int:
-    print("\n".join(directory_lines(open_disk(args.disk))))
+    image = AtrImage.read(args.disk)
+    identity = identify(image)
+    lines = [identity_line(identity)]
+    if identity.kind.dos2_family:
+        disk = Dos2Disk(image)
+        directory = ROOT_DIRECTORY
+        if args.directory:
+            directory = disk.resolve_directory(_path_parts(args.directory))
+        lines += directory_lines(disk, directory)
+    elif identity.kind is FileSystemKind.SPARTADOS:
+        sparta = SpartaDisk(image)
+        lines[0] += f", volume {sparta.volume_name.strip() or '(none)'}"
+        lines += sparta_lines(sparta, args.directory)
+    elif identity.kind is FileSystemKind.DOS_XE:
+        lines.append("(a8 names DOS XE disks but does not read their files)")
+    print("\n".join(lines))
     return 0
 
 
+def _path_parts(path: str) -> list[str]:
+    return [p for p in path.replace(">", "/").replace(":", "/").split("/") if p]
+
+
+# -- get ----------------------------------------------------------------------------------
+
+
+def cmd_get(args: argparse.Namespace) -> int:
+    image = AtrImage.read(args.disk)
+    identity = identify(image)
+    if identity.kind.dos2_family:
+        disk = Dos2Disk(image)
+        entry = disk.find(args.name)
+        data = disk.read_file(args.name)
+        name = str(entry.name)
+    elif identity.kind is FileSystemKind.SPARTADOS:
+        sparta = SpartaDisk(image)
+        _, found = sparta.resolve(args.name)
+        data = sparta.read_file(args.name)
+        name = str(found.name) if found else args.name
+    else:
+        raise DiskCommandError(f"{args.disk}: {identity}: no files a8 can read")
+    output = args.output
+    if output is None:
+        if "/" in name or name in (".", ".."):
+            raise DiskCommandError(f"{args.disk}: {name}: not a usable file name here; give -o")
+        output = Path(name)
+    write_atomically(output, data)
+    return 0
+
+
+# -- add, rm --------------------------------------------------------------------------------
+
+
 def cmd_add(args: argparse.Namespace) -> int:
-    disk = open_disk(args.disk)
+    disk = open_dos2_for_writing(args.disk, args.force)
+    given = args.name is not None
+    text = args.name if given else args.file.name
+    directory, leaf = disk.split_path(text) if given else (ROOT_DIRECTORY, text)
     try:
-        name = FileName.parse(args.name if args.name else args.file.name)
+        name = disk.parse_new_name(leaf)
     except Dos2Error as error:
-        if args.name:
+        if given:
             raise
         raise Dos2Error(f"{error} (give the name on the disk with --name)") from None
     try:
         data = args.file.read_bytes()
     except OSError as error:
         raise Dos2Error(f"{args.file}: cannot read: {error.strerror}") from error
-    disk.add_file(name, data)
+    disk.add_file(name, data, directory)
     save_disk(disk, args.disk)
     return 0
 
 
-def cmd_get(args: argparse.Namespace) -> int:
-    disk = open_disk(args.disk)
-    name = FileName.parse(args.name)
-    data = disk.read_file(name)
-    write_atomically(args.output if args.output else Path(str(name)), data)
-    return 0
-
-
 def cmd_rm(args: argparse.Namespace) -> int:
-    disk = open_disk(args.disk)
+    disk = open_dos2_for_writing(args.disk, args.force)
     disk.remove_file(args.name)
     save_disk(disk, args.disk)
     return 0
 
 
+# -- check ------------------------------------------------------------------------------------
+
+
+def report_lines(path: Path, report: Report) -> list[str]:
+    """The problems, then one line naming the file system and the verdict."""
+    lines = [str(problem) for problem in report.problems]
+    count = len(report.problems)
+    if not report.checked:
+        verdict = "nothing to check inside (a8 reads no files on it)"
+        if count:
+            verdict += f"; {count} problem(s) with the image"
+    else:
+        verdict = "no problems" if not count else f"{count} problem(s)"
+    lines.append(f"{path}: {report.identity}: {verdict}")
+    return lines
+
+
 def cmd_check(args: argparse.Namespace) -> int:
-    problems = check_disk(open_disk(args.disk))
-    for problem in problems:
-        print(problem)
-    if problems:
-        print(f"{args.disk}: {len(problems)} problem(s)", file=sys.stderr)
-        return 1
-    return 0
+    report = check_image(AtrImage.read(args.disk))
+    print("\n".join(report_lines(args.disk, report)))
+    return 1 if report.problems else 0
+
+
+# -- boot -------------------------------------------------------------------------------------
 
 
 def cmd_boot(args: argparse.Namespace) -> int:
-    disk = open_disk(args.disk)
+    disk = open_dos2_for_writing(args.disk, args.force)
     entries = [MenuEntry.parse(spec) for spec in args.menu]
     install_boot_menu(disk, entries, args.title)
     save_disk(disk, args.disk)

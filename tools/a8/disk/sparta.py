@@ -1,0 +1,315 @@
+"""The SpartaDOS file system (SpartaDOS 1.1, 2.x/3.x and X; BW-DOS writes it too), read only.
+
+SpartaDOS keeps no chains in its data sectors. Instead:
+
+- Sector 1 is a superblock (after the OS's boot record bytes 0-8): bytes 9-10
+  the root directory's sector map, 11-12 the sector count, 13-14 the free count,
+  15 the number of bitmap sectors and 16-17 the first one, 22-29 the volume name,
+  31 the sector size code, 32 the format revision ($11, $20; $21 = SpartaDOS X,
+  which adds the sector size at 33-34, the entries per map sector at 35-36 and the
+  sectors per cluster at 37).
+- Every file and directory has a *sector map*: a chain of map sectors, each
+  holding the next and previous map sector (words 0 and 1) and then the file's
+  data sectors in order (0 = a sector of zeros never written: a sparse file).
+- A directory is a file of 23-byte entries. The first is its header: the parent's
+  map sector (bytes 1-2) and the directory's length in bytes (3-5). Then: status
+  (bit 3 in use, bit 4 deleted, bit 5 subdirectory, bit 0 protected, bit 1
+  hidden, bit 7 open for writing), sector map (2), size in bytes (3), name (8),
+  extension (3), date (day, month, year) and time (hours, minutes, seconds).
+- The bitmap: one bit per sector from sector 0, most significant bit first,
+  1 = free, in the bitmap sectors that follow each other from bytes 16-17.
+
+Sources: the SpartaDOS X user guide's disk format appendix as described by the
+atari8bit tools that read it (Altirra's diskfssdx2.cpp, xedisk's sparta.d, atrfs's
+sparta.c), checked on the real SpartaDOS, SpartaDOS X and BW-DOS disks of the test
+corpus. ``a8 atr`` reads SpartaDOS disks (ls, get, check) and never writes them.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from a8.disk.atr import AtrImage
+from a8.disk.detect import sparta_revision
+from a8.disk.names import FileName
+from a8.errors import A8Error
+
+ENTRY_SIZE = 23
+SUPERBLOCK = struct.Struct("<HHHBHHH8sBBB")
+SUPERBLOCK_OFFSET = 9
+#: Directory entry: status, sector map, size (3 bytes, read separately), name, ext, date, time.
+ENTRY = struct.Struct("<BH3s8s3s3s3s")
+
+
+class SpartaError(A8Error):
+    """A SpartaDOS read that cannot be done (missing file, broken sector map...)."""
+
+
+class Status:
+    """Bits of a directory entry's status byte."""
+
+    PROTECTED = 0x01
+    HIDDEN = 0x02
+    ARCHIVED = 0x04
+    IN_USE = 0x08
+    DELETED = 0x10
+    DIRECTORY = 0x20
+    OPEN = 0x80
+
+
+@dataclass(frozen=True)
+class Superblock:
+    """Sector 1's file-system fields."""
+
+    root_map: int
+    total: int
+    free: int
+    bitmap_count: int
+    first_bitmap: int
+    volume: bytes
+    revision: int
+    entries_per_map: int
+    sectors_per_cluster: int
+
+    @classmethod
+    def read(cls, image: AtrImage) -> Superblock:
+        boot = image.read_sector(1)
+        root, total, free, bitmaps, first_bitmap, _, _, volume, _, _, revision = (
+            SUPERBLOCK.unpack_from(boot, SUPERBLOCK_OFFSET)
+        )
+        per_map = image.sector_size // 2 - 2
+        per_cluster = 1
+        if revision == 0x21:
+            per_map = struct.unpack_from("<H", boot, 35)[0] or per_map
+            per_cluster = boot[37] or 1
+        return cls(root, total, free, bitmaps, first_bitmap, volume, revision, per_map, per_cluster)
+
+
+@dataclass(frozen=True)
+class SpartaEntry:
+    """One directory entry (not the header)."""
+
+    status: int
+    map_sector: int
+    size: int
+    name: FileName
+    date: tuple[int, int, int]
+    time: tuple[int, int, int]
+    #: The map sector of the directory that holds it.
+    parent: int
+
+    @property
+    def is_end(self) -> bool:
+        return self.status == 0
+
+    @property
+    def in_use(self) -> bool:
+        return bool(self.status & Status.IN_USE) and not self.status & Status.DELETED
+
+    @property
+    def is_directory(self) -> bool:
+        return self.in_use and bool(self.status & Status.DIRECTORY)
+
+    @property
+    def locked(self) -> bool:
+        return bool(self.status & Status.PROTECTED)
+
+    @property
+    def open_for_output(self) -> bool:
+        return self.in_use and bool(self.status & Status.OPEN)
+
+
+@dataclass(frozen=True)
+class MapWalk:
+    """The map sectors and data sectors of one file, and what stopped the walk."""
+
+    map_sectors: list[int]
+    data_sectors: list[int]
+    fault: str = ""
+
+
+class SpartaDisk:
+    """A SpartaDOS file system, read from an ATR image."""
+
+    def __init__(self, image: AtrImage) -> None:
+        revision = sparta_revision(image)
+        if revision is None:
+            raise SpartaError(f"{image.source}: not a SpartaDOS disk")
+        self.image = image
+        self.revision_name = revision
+        self.superblock = Superblock.read(image)
+        if self.superblock.sectors_per_cluster != 1:
+            raise SpartaError(
+                f"{image.source}: {self.superblock.sectors_per_cluster} sectors per cluster "
+                "(SpartaDOS X hard-disk format) is not read by a8"
+            )
+
+    @property
+    def volume_name(self) -> str:
+        return FileName(self.superblock.volume.rstrip(b" ")).name_text
+
+    # -- sector maps ---------------------------------------------------------------
+
+    def walk_map(self, first_map: int, size: int | None = None) -> MapWalk:
+        """Follow a sector map from ``first_map``; stop at anything outside the disk or a loop.
+
+        With ``size`` given, only the data sectors holding those bytes are taken
+        (SpartaDOS may leave allocated sectors beyond the end of a file).
+        """
+        image = self.image
+        per_map = self.superblock.entries_per_map
+        size_bytes = image.sector_size
+        wanted = None if size is None else -(-size // size_bytes)
+        maps: list[int] = []
+        data: list[int] = []
+        sector = first_map
+        while sector:
+            if not 1 <= sector <= image.sector_count:
+                return MapWalk(maps, data, f"sector map reaches sector {sector}, outside the disk")
+            if sector in maps:
+                return MapWalk(maps, data, f"sector map loops back to sector {sector}")
+            maps.append(sector)
+            raw = image.read_sector(sector)
+            entries = struct.unpack_from(f"<{per_map}H", raw, 4)
+            for number in entries:
+                if wanted is not None and len(data) >= wanted:
+                    break
+                if number > image.sector_count:
+                    return MapWalk(
+                        maps, data, f"sector map lists sector {number}, outside the disk"
+                    )
+                data.append(number)
+            if wanted is not None and len(data) >= wanted:
+                break
+            sector = raw[0] | raw[1] << 8
+        if wanted is not None and len(data) < wanted:
+            return MapWalk(maps, data, f"sector map ends after {len(data)} of {wanted} sectors")
+        return MapWalk(maps, data)
+
+    def read_map(self, first_map: int, size: int, what: str) -> bytes:
+        """The ``size`` bytes of the file whose map starts at ``first_map``."""
+        walked = self.walk_map(first_map, size)
+        if walked.fault:
+            raise SpartaError(f"{self.image.source}: {what}: {walked.fault}")
+        parts = []
+        for number in walked.data_sectors:
+            if number == 0:
+                parts.append(bytes(self.image.sector_size))
+            else:
+                parts.append(self.image.read_sector(number))
+        return b"".join(parts)[:size]
+
+    # -- directories ---------------------------------------------------------------
+
+    def directory_length(self, map_sector: int) -> int:
+        """The length in bytes of a directory, from its header (entry 0)."""
+        walked = self.walk_map(map_sector)
+        if walked.fault or not walked.data_sectors or walked.data_sectors[0] == 0:
+            raise SpartaError(
+                f"{self.image.source}: directory at map sector {map_sector}: "
+                f"{walked.fault or 'no first sector'}"
+            )
+        head = self.image.read_sector(walked.data_sectors[0])
+        return head[3] | head[4] << 8 | head[5] << 16
+
+    def entries(self, map_sector: int) -> Iterator[SpartaEntry]:
+        """The entries of the directory whose map starts at ``map_sector``, to its end."""
+        length = self.directory_length(map_sector)
+        data = self.read_map(map_sector, length, f"directory at map sector {map_sector}")
+        for offset in range(ENTRY_SIZE, len(data) - ENTRY_SIZE + 1, ENTRY_SIZE):
+            raw = data[offset : offset + ENTRY_SIZE]
+            status, map_, size, name, ext, date, time = ENTRY.unpack(raw)
+            entry = SpartaEntry(
+                status,
+                map_,
+                size[0] | size[1] << 8 | size[2] << 16,
+                FileName.from_entry(name, ext),
+                (date[0], date[1], date[2]),
+                (time[0], time[1], time[2]),
+                map_sector,
+            )
+            if entry.is_end:
+                return
+            yield entry
+
+    def listed(self, map_sector: int | None = None) -> list[SpartaEntry]:
+        """Files and subdirectories in use (hidden ones too), as DIR lists them."""
+        folder = self.superblock.root_map if map_sector is None else map_sector
+        return [entry for entry in self.entries(folder) if entry.in_use]
+
+    def _lookup(self, folder: int, wanted: str) -> SpartaEntry | None:
+        listed = self.listed(folder)
+        for entry in listed:
+            if str(entry.name) == wanted:
+                return entry
+        for entry in listed:
+            if entry.name.matches(wanted):
+                return entry
+        return None
+
+    def resolve(self, path: str) -> tuple[int, SpartaEntry | None]:
+        """The directory map sector and entry that ``path`` names (``DIR>NAME`` or ``DIR/NAME``)."""
+        parts = [p for p in path.replace(">", "/").replace("\\", "/").split("/") if p]
+        folder = self.superblock.root_map
+        entry: SpartaEntry | None = None
+        walked: list[str] = []
+        for index, part in enumerate(parts):
+            entry = self._lookup(folder, part)
+            walked.append(str(entry.name) if entry else part)
+            if entry is None:
+                raise SpartaError(f"{self.image.source}: no file {'>'.join(walked)} on the disk")
+            if index < len(parts) - 1:
+                if not entry.is_directory:
+                    raise SpartaError(f"{self.image.source}: {'>'.join(walked)}: not a directory")
+                folder = entry.map_sector
+        return folder, entry
+
+    def directory_map(self, path: str | None) -> int:
+        """The map sector of the directory at ``path`` (the root if None)."""
+        if not path:
+            return self.superblock.root_map
+        _, entry = self.resolve(path)
+        if entry is None or not entry.is_directory:
+            raise SpartaError(f"{self.image.source}: {path}: not a directory")
+        return entry.map_sector
+
+    def read_file(self, path: str) -> bytes:
+        _, entry = self.resolve(path)
+        if entry is None:
+            raise SpartaError(f"{self.image.source}: no file name given")
+        if entry.is_directory:
+            raise SpartaError(f"{self.image.source}: {entry.name} is a directory")
+        return self.read_map(entry.map_sector, entry.size, str(entry.name))
+
+    def all_files(self) -> Iterator[tuple[str, SpartaEntry]]:
+        """Every file with its path (``DIR>NAME.EXT``), directories walked once each."""
+        pending = [(self.superblock.root_map, "")]
+        seen: set[int] = set()
+        while pending:
+            folder, prefix = pending.pop(0)
+            if folder in seen:
+                continue
+            seen.add(folder)
+            for entry in self.listed(folder):
+                if entry.is_directory:
+                    pending.append((entry.map_sector, f"{prefix}{entry.name}>"))
+                else:
+                    yield f"{prefix}{entry.name}", entry
+
+    # -- the bitmap ------------------------------------------------------------------
+
+    def free_in_bitmap(self) -> set[int]:
+        """Sectors the bitmap marks free (1 bits), among sectors 0..total."""
+        block = self.superblock
+        raw = b"".join(
+            self.image.read_sector(block.first_bitmap + i)
+            for i in range(block.bitmap_count)
+            if self.image.has_sector(block.first_bitmap + i)
+        )
+        free = set()
+        for sector in range(0, min(block.total + 1, len(raw) * 8)):
+            if raw[sector // 8] & (0x80 >> (sector % 8)):
+                free.add(sector)
+        return free
