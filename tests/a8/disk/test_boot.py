@@ -177,10 +177,11 @@ def test_read_error_gives_a_message(
     """A chain that leads off the disk: retries, READ ERROR on screen, BASIC's error."""
     disk = Dos2Disk.new(source="E.ATR")
     disk.add_file("PROG.BAS", marker_program(1))
-    raw = bytearray(disk.image.read_sector(361))
-    raw[3:5] = (800).to_bytes(2, "little")  # the file's first sector: beyond the disk
-    disk.image.write_sector(361, bytes(raw))
-    install_boot_menu(disk, [MenuEntry.parse("PROG.BAS")], "T")
+    install_boot_menu(disk, [MenuEntry.parse("PROG.BAS")], "T")  # refuses broken chains
+    table = len(assemble_loader().code)  # the menu table follows the code: key, sector
+    raw = bytearray(disk.image.read_sector(1 + table // 128))
+    raw[table % 128 + 1 : table % 128 + 3] = (800).to_bytes(2, "little")  # beyond the disk
+    disk.image.write_sector(1 + table // 128, bytes(raw))
     path = tmp_path / "E.ATR"
     path.write_bytes(disk.to_bytes())
     status = 'OPEN #1,8,0,"H1:E.TXT":PRINT #1;PEEK(195):CLOSE #1\n'

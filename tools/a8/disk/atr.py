@@ -14,9 +14,10 @@ them, so this reader does too (and :mod:`a8.disk.check` reports what is odd):
   of its own slot. atari800 tells them apart by bytes 0x180-0x2FF of the sector
   data (all zero: packed); so do we. :class:`BootLayout` names the three layouts.
 - The header's size can disagree with the file's length (atari800 and Altirra both
-  boot such images: one believes the header, the other the file). The sectors here
-  are the ones the file holds; a last partial sector is read as if padded with
-  zeros. Such an image is read, never written (:meth:`AtrImage.check_writable`).
+  boot such images). The sectors here are the ones the header declares, as far
+  as the file holds them: bytes after the declared size are not sectors, and a
+  last partial sector is read as if padded with zeros. Such an image is read,
+  never written (:meth:`AtrImage.check_writable`).
 - Header bytes 7-15 belong to other tools: byte 15 is the write-protect flag that
   atari800 honours, others keep flags or checksums there. They are read, never
   changed; the whole header is written back as it was.
@@ -173,6 +174,7 @@ class AtrImage:
         self._data = data
         self.layout = layout if layout is not None else _layout_of(sector_size, bytes(data))
         self.header = header or AtrHeader.new(sector_size, len(data))
+        self._trailing = b""
         self.sector_count, self.partial_bytes = self._count_sectors(len(data))
 
     def _count_sectors(self, size: int) -> tuple[int, int]:
@@ -194,9 +196,19 @@ class AtrImage:
 
     @classmethod
     def from_bytes(cls, data: bytes, source: str = "<image>") -> AtrImage:
+        """The image in ``data``: the sectors the header declares, as far as the file has them.
+
+        Bytes after the declared size are not sectors (atari800 ignores them too);
+        they are kept, so that the image would be written back whole.
+        """
         header = AtrHeader.unpack(data, source)
         body = bytearray(data[HEADER_SIZE:])
+        trailing = b""
+        if 0 < header.data_size < len(body):
+            trailing = bytes(body[header.data_size :])
+            del body[header.data_size :]
         image = cls(header.sector_size, body, source, header=header)
+        image._trailing = trailing
         if image.sector_count == 0:
             raise AtrError(f"{source}: no sectors after the header ({len(body)} bytes)")
         return image
@@ -210,13 +222,13 @@ class AtrImage:
         return cls.from_bytes(data, str(path))
 
     def to_bytes(self) -> bytes:
-        return self.header.pack() + bytes(self._data)
+        return self.header.pack() + bytes(self._data) + self._trailing
 
     # -- what is unusual about the container (for check and for writing) ----------
 
     def size_mismatch(self) -> str | None:
         """How the header's size disagrees with the file, or None if it agrees."""
-        declared, actual = self.header.data_size, len(self._data)
+        declared, actual = self.header.data_size, len(self._data) + len(self._trailing)
         if declared == actual:
             return None
         if actual < declared:

@@ -104,6 +104,11 @@ FLAG_HIGH_FILE = Flag.OPEN_OR_HIGH | Flag.DOS2
 #: The flag MyDOS writes for a file with 16-bit links.
 FLAG_LONG_FILE = FLAG_FILE | Flag.LONG_LINKS
 
+# The same bits as plain ints, for the properties read once per entry per walk.
+_OPEN, _LONG, _SUBDIRECTORY = int(Flag.OPEN_OR_HIGH), int(Flag.LONG_LINKS), int(Flag.SUBDIRECTORY)
+_LOCKED, _IN_USE, _DELETED = int(Flag.LOCKED), int(Flag.IN_USE), int(Flag.DELETED)
+_HIGH = int(FLAG_HIGH_FILE)
+
 
 class Density(enum.Enum):
     """The three DOS 2 disk formats ``a8 atr new`` writes."""
@@ -256,43 +261,38 @@ class DirectoryEntry:
 
     @property
     def deleted(self) -> bool:
-        return bool(self.flag & Flag.DELETED)
+        return bool(self.flag & _DELETED)
 
     @property
     def is_directory(self) -> bool:
         """A MyDOS subdirectory."""
-        return not self.deleted and bool(self.flag & Flag.SUBDIRECTORY)
+        return self.flag & (_DELETED | _SUBDIRECTORY) == _SUBDIRECTORY
 
     @property
     def open_for_output(self) -> bool:
         """Flagged as being written (0x41, 0x43, 0x47): DOS does not show it."""
-        return (
-            not self.deleted
-            and bool(self.flag & Flag.IN_USE)
-            and bool(self.flag & Flag.OPEN_OR_HIGH)
-        )
+        return self.flag & (_DELETED | _IN_USE | _OPEN) == _IN_USE | _OPEN
 
     @property
     def uses_high_sectors(self) -> bool:
         """Flagged in DOS 2.5's form for a file with sectors from 720 up (0x03, not 0x42)."""
-        return (self.flag & ~int(Flag.LOCKED)) == int(FLAG_HIGH_FILE)
+        return self.flag & ~_LOCKED == _HIGH
 
     @property
     def in_use(self) -> bool:
         """A file DOS shows: 0x40 set (not open for output), or DOS 2.5's 0x03 form."""
-        if self.deleted or self.is_directory or self.is_end:
+        flag = self.flag
+        if flag & (_DELETED | _SUBDIRECTORY) or flag == 0:
             return False
-        if self.uses_high_sectors:
-            return True
-        return bool(self.flag & Flag.IN_USE) and not self.flag & Flag.OPEN_OR_HIGH
+        return flag & ~_LOCKED == _HIGH or flag & (_IN_USE | _OPEN) == _IN_USE
 
     @property
     def long_links(self) -> bool:
-        return bool(self.flag & Flag.LONG_LINKS)
+        return bool(self.flag & _LONG)
 
     @property
     def locked(self) -> bool:
-        return bool(self.flag & Flag.LOCKED)
+        return bool(self.flag & _LOCKED)
 
     def pack(self) -> bytes:
         name, ext = self.name.raw()

@@ -21,6 +21,7 @@ So there are two directions:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from a8.basic.atascii import from_text, to_text
@@ -57,6 +58,12 @@ _DIGITS = "0123456789"
 DOS2_NAMES = NameRules("DOS 2", _LETTERS, _LETTERS + _DIGITS)
 #: MyDOS 4.5: letters, digits, ``_`` and ``@``; not a digit first.
 MYDOS_NAMES = NameRules("MyDOS", _LETTERS + "_@", _LETTERS + _DIGITS + "_@")
+
+
+@functools.lru_cache(maxsize=4096)
+def _spelling(raw: bytes) -> str:
+    """The UTF-8 spelling of stored name bytes (names repeat: spelled once each)."""
+    return to_text(raw)
 
 
 @dataclass(frozen=True)
@@ -129,11 +136,11 @@ class FileName:
 
     @property
     def name_text(self) -> str:
-        return to_text(self.name)
+        return _spelling(self.name)
 
     @property
     def ext_text(self) -> str:
-        return to_text(self.ext)
+        return _spelling(self.ext)
 
     def __str__(self) -> str:
         """The UTF-8 spelling of the stored bytes (``NAME.EXT``), always one line."""
