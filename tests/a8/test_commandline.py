@@ -96,3 +96,36 @@ def test_outputs_go_to_stdout_dev_null_and_through_links(
     result = subprocess.run([*A8, *args, "-o", str(real)], capture_output=True, text=True)
     assert result.returncode == 1 and "read-only" in result.stderr
     assert result.stderr.count("\n") == 1 and real.read_bytes() == first
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["autoplay", "--variant", "1", "--seed", "3"], ["listing", "1"]],
+    ids=lambda a: a[0],
+)
+def test_machfsol_with_stdout_closed_is_one_line(args: list[str]) -> None:
+    result = subprocess.run(
+        ["bash", "-c", '"$@" >&-', "machfsol", *MACHFSOL, *args],
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert result.stderr == "machfsol: cannot write the output: standard output is closed\n"
+
+
+def test_machfsol_outputs_follow_the_same_rules(tmp_path: Path) -> None:
+    real = tmp_path / "real.lst"
+    real.write_bytes(b"old")
+    link = tmp_path / "link.lst"
+    link.symlink_to(real)
+    subprocess.run([*MACHFSOL, "listing", "1", "-o", str(link)], check=True)
+    assert link.is_symlink() and real.read_bytes().startswith(b"1 ")
+    assert subprocess.run([*MACHFSOL, "listing", "1", "-o", "/dev/null"]).returncode == 0
+    assert Path("/dev/null").is_char_device()
+    real.chmod(0o444)
+    result = subprocess.run(
+        [*MACHFSOL, "listing", "1", "-o", str(real)], capture_output=True, text=True
+    )
+    assert result.returncode == 1 and result.stderr.count("\n") == 1
+    assert "read-only" in result.stderr

@@ -48,6 +48,13 @@ def run(
         return int(getattr(error, "exit_status", 1))
     except KeyboardInterrupt:
         return 130
+    except AttributeError:
+        if sys.stdout is not None:
+            raise  # a bug, not a closed stdout
+        # Started with stdout closed (``>&-``): Python sets sys.stdout to None, and a
+        # command writing to it fails here instead of in a8.files.stdout_binary.
+        _print_error(f"{prefix}cannot write the output: standard output is closed")
+        return 1
     except BrokenPipeError:
         _silence_stdout()
         return 1

@@ -85,3 +85,20 @@ def test_main_demo(
     assert out.count("seed ") >= 6
     assert "4 of 4 deals verified" in out
     assert out.rstrip().endswith(f"the game disk: {tmp_path / 'MACHFSOL.ATR'}")
+
+
+def test_check_goes_on_after_a_bad_timing_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Was a traceback that also stopped the files after it: ``JIFFIES GAME ²``."""
+    assert main(["autoplay", "--variant", "1", "--seed", "3"]) == 0
+    good = capsys.readouterr().out
+    bad = tmp_path / "bad.txt"
+    bad.write_text(good + "JIFFIES GAME \u00b2\n", encoding="utf-8")
+    fine = tmp_path / "fine.txt"
+    fine.write_text(good, encoding="ascii")
+    assert main(["check", str(bad), str(fine)]) == 1
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1 and err.startswith(f"machfsol: {bad}:")
+    assert "nothing but JIFFIES" in err and "Traceback" not in err
+    assert out.count("\n") == 1 and str(fine) in out

@@ -113,6 +113,11 @@ def test_atascii_line_ends_and_jiffies_lines_are_accepted() -> None:
         (lambda ls: [*ls[:14], "M T9 AS AS", *ls[15:]], r"t\.txt:15: 'T9' is not a place"),
         (lambda ls: [*ls[:14], "X S W AS", *ls[15:]], r"t\.txt:15: expected 'M\|F"),
         (lambda ls: [*ls, "M S W AS"], r"nothing but JIFFIES"),
+        # Was a ValueError traceback: "²".isdigit() is True, int("²") fails.
+        (lambda ls: [*ls, "JIFFIES GAME ²"], r"t\.txt:\d+: nothing but JIFFIES"),
+        (lambda ls: [*ls, "JIFFIES GAME 1²"], r"t\.txt:\d+: nothing but JIFFIES"),
+        (lambda ls: [ls[0], "JIFFIES DEAL ²", *ls[1:]], r"t\.txt:2: line has characters"),
+        (lambda ls: [*ls, "JIFFIES GAME 12X"], r"expected 'JIFFIES <word> <number>'"),
         (lambda ls: [*ls[:14], "M S W " + "A" * 40, *ls[15:]], r"t\.txt:15: line is longer"),
         (lambda ls: [*ls[:-1], "RESULT DRAWN 3 MOVES 1"], r"'DRAWN' is not WON"),
         (lambda ls: [*ls[:-1], ls[-1].replace("WON", "QUIT").replace("LOST", "QUIT")],

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from typing import Any
 from a8.emu.cli import add_machine_arguments, check_machine
 from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, resolve_roms
 from a8.errors import A8Error
-from a8.files import write_atomically
+from a8.files import STDOUT, write_atomically
 from machfsol.atari.basic_game import VARIANTS, generate, read_source, to_atascii
 from machfsol.atari.build import build_disk, file_name_of, game_programs
 from machfsol.atari.places import DISK_NAME, default_disk
@@ -170,11 +169,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 def run_listing(args: argparse.Namespace) -> int:
     text = generate(args.variant, strip_remarks=args.strip_remarks, source=read_source(args.source))
     data = to_atascii(text) if args.atascii else text.encode("ascii")
-    if args.output is None:
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-    else:
-        write_atomically(args.output, data)
+    write_atomically(args.output if args.output is not None else STDOUT, data)
     return 0
 
 

@@ -28,6 +28,7 @@ from typing import Final
 
 from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, RunResult, run
 from a8.emu.script import Script
+from a8.files import write_atomically
 from machfsol.atari.test_mode import CONFIG_NAME, DONE_NAME, EOL, Deal, config_text
 from machfsol.engine.checker import check_transcript
 from machfsol.engine.seed_list import format_seed_list
@@ -216,7 +217,7 @@ def run_batch(
         emulator_options(batch, hdir, deal_frames, options), batch_script(batch, deal_frames)
     )
     log = folder.parent / f"boot-{batch.seeds[0]}.log"
-    log.write_text(_log_text(batch, result), encoding="utf-8")
+    write_atomically(log, _log_text(batch, result).encode("utf-8"))
     judge = _Judge(batch, hdir, folder.parent, result, deal_frames, log)
     outcome = replace(judge.all_deals(), roms=tuple(result.rom_report()))
     shutil.rmtree(folder, ignore_errors=True)
@@ -274,7 +275,7 @@ class _Judge:
                 return BatchOutcome(tuple(results), rest, self.log, stopped=1)
             data = path.read_bytes()
             kept = self.keep / f"seed{seed}.txt"
-            kept.write_bytes(data.replace(EOL, b"\n"))
+            write_atomically(kept, data.replace(EOL, b"\n"))
             if self.ended_normally or (self.hdir / f"T{number + 1}.TXT").exists():
                 results.append(self.judged(seed, data, kept))
                 continue

@@ -209,13 +209,14 @@ class _Reader:
             text = self.lines[self.index]
             self.index += 1
             tokens = text.split()
-            if tokens and tokens[0] == "JIFFIES" and len(text) <= MAX_LINE:
+            plain = len(text) <= MAX_LINE and text.isascii() and text.isprintable()
+            if tokens and tokens[0] == "JIFFIES" and plain:
                 self._jiffies(number, tokens)
                 continue
             raise self.fail(number, "nothing but JIFFIES lines may follow the RESULT line")
 
     def _jiffies(self, number: int, tokens: list[str]) -> None:
-        if len(tokens) != 3 or not tokens[2].isdigit():
+        if len(tokens) != 3 or not _ascii_digits(tokens[2]):
             raise self.fail(number, "expected 'JIFFIES <word> <number>'")
         self.jiffies.append((tokens[1], int(tokens[2])))
 
@@ -228,9 +229,14 @@ class _Reader:
         return number, tokens[1:]
 
     def integer(self, number: int, text: str, low: int, high: int, what: str) -> int:
-        if not text.isdigit() or not low <= int(text) <= high:
+        if not _ascii_digits(text) or not low <= int(text) <= high:
             raise self.fail(number, f"{what} {text!r} is not a number in {low}..{high}")
         return int(text)
+
+
+def _ascii_digits(text: str) -> bool:
+    """Only 0-9 (``str.isdigit`` also takes "²", which ``int`` refuses)."""
+    return text.isascii() and text.isdigit()
 
 
 def _place(reader: _Reader, number: int, token: str) -> Place:
