@@ -1,0 +1,111 @@
+"""Fuzzing a8's parsers on a fixed seed: listing, tokenized program (.BAS), ATR image.
+
+Each sample is the same every run (fixed seeds), large enough to reach damaged
+headers, chains, directories and statements, and small enough for CI (a few
+seconds each); ``benchmarks/fuzz.py`` runs the long version. Every input must end
+in a result or a one-line error (:class:`~a8.errors.A8Error`), never a traceback.
+"""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from a8.basic import tokenize
+from a8.disk.dos2 import Density, Dos2Disk
+from a8.errors import A8Error
+from a8.fuzz import (
+    FuzzReport,
+    atr_regions,
+    atr_target,
+    fuzz,
+    listing_target,
+    program_target,
+    scan,
+)
+
+TESTS = Path(__file__).parent
+LISTINGS = sorted((TESTS / "basic" / "fixtures" / "corpus").glob("*.lst"))
+DISKS = sorted((TESTS / "disk" / "corpus").glob("*.atr.gz"))
+
+
+def listing_seeds() -> list[bytes]:
+    """The corpus listings cut into pieces of five lines (a damaged piece is one statement)."""
+    pieces = []
+    for path in LISTINGS:
+        lines = path.read_bytes().splitlines(keepends=True)
+        pieces += [b"".join(lines[i : i + 5]) for i in range(0, len(lines), 5)]
+    return pieces
+
+
+def disk_seeds() -> list[bytes]:
+    """The corpus disks up to 130K, and new disks of each density with files and a menu."""
+    seeds = [gzip.decompress(path.read_bytes()) for path in DISKS]
+    seeds = [data for data in seeds if len(data) <= 133136]
+    for density in Density:
+        disk = Dos2Disk.new(density)
+        disk.add_file("ONE.BAS", bytes(range(256)) * 3)
+        disk.add_file("TWO.DAT", b"two")
+        seeds.append(disk.to_bytes())
+    return seeds
+
+
+def assert_no_tracebacks(report: FuzzReport, tried: int) -> None:
+    assert report.tried == tried
+    assert report.accepted and report.refused, report.line()  # both paths were exercised
+    found = [f"{c.error} at {c.where} (round {c.round})" for c in report.crashes]
+    assert report.tracebacks == 0, found
+
+
+def test_listing_parser() -> None:
+    seeds = listing_seeds()
+    report = fuzz("listing", listing_target, seeds, 1500, seed=13, expected=(A8Error,))
+    assert_no_tracebacks(report, 1500 + len(seeds))
+
+
+def test_program_parser() -> None:
+    seeds = [tokenize(path.read_bytes(), file=path.name) for path in LISTINGS]
+    report = fuzz("BAS", program_target, seeds, 3000, seed=13, expected=(A8Error,))
+    assert_no_tracebacks(report, 3000 + len(seeds))
+
+
+def test_atr_parser() -> None:
+    seeds = disk_seeds()
+    report = fuzz("ATR", atr_target, seeds, 400, seed=13, expected=(A8Error,), regions=atr_regions)
+    assert_no_tracebacks(report, 400 + len(seeds))
+
+
+def test_atr_byte_scan_of_the_file_system_sectors() -> None:
+    """Header, VTOC, first directory sector of a DOS 2.0S disk: each byte to each edge value."""
+    disk = Dos2Disk.new()
+    disk.add_file("ONE.BAS", bytes(range(256)) * 3)
+    data = disk.to_bytes()
+    vtoc = 16 + 359 * 128
+    positions = [*range(16), *range(vtoc, vtoc + 16), *range(vtoc + 128, vtoc + 128 + 32)]
+    report = scan("ATR scan", atr_target, data, positions, expected=(A8Error,))
+    assert report.tracebacks == 0, [c.error for c in report.crashes]
+    assert report.tried > 400
+
+
+def test_a_traceback_is_counted_and_kept() -> None:
+    """The harness itself: an unexpected exception is a finding, with what reproduces it."""
+
+    def fragile(data: bytes) -> None:
+        if data[:1] == b"\xff":
+            raise IndexError("boom")
+        if not data:
+            raise A8Error("empty")
+
+    report = fuzz("fragile", fragile, [b"\x00abc"], 500, seed=1, expected=(A8Error,))
+    assert report.tracebacks > 0 and report.crashes[0].error == "IndexError: boom"
+    assert report.crashes[0].data[:1] == b"\xff"
+    again = fuzz("fragile", fragile, [b"\x00abc"], 500, seed=1, expected=(A8Error,))
+    assert again.crashes[0].data == report.crashes[0].data  # the seed reproduces it
+
+
+@pytest.mark.parametrize("density", list(Density), ids=lambda d: d.value)
+def test_regions_point_into_the_image(density: Density) -> None:
+    data = Dos2Disk.new(density).to_bytes()
+    assert all(span.start < len(data) for span in atr_regions(data)[:13])

@@ -1,0 +1,284 @@
+"""Fuzzing the parsers: damaged inputs must give a result or a one-line error, never a traceback.
+
+A parser's contract (docs/ATR.md, docs/BASIC.md, docs/TRANSCRIPT.md) is that bad
+input is refused with an :class:`~a8.errors.A8Error` (``machfsol``'s errors are
+ValueErrors of their own) naming the file and place. :func:`fuzz` feeds a target
+thousands of inputs made from real ones (:class:`Mutator`: bit flips, bytes set to
+edge values, runs overwritten, truncation, duplication and splicing, and for disk
+images the same aimed at the sectors a file system lives in) and counts what
+happened: accepted, refused, or a **traceback** (any other exception), of which
+the first few are kept with the seed and round that reproduce them.
+
+The same seed gives the same inputs, so CI runs a fixed-seed sample of every
+parser (tests/test_fuzz.py) and ``benchmarks/fuzz.py`` a longer run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+
+from a8.basic.atascii import Encoding
+from a8.basic.convert import list_program, tokenize
+from a8.disk.atr import AtrImage
+from a8.disk.boot import MenuEntry, install_boot_menu
+from a8.disk.check import check_image
+from a8.disk.cli import directory_lines, sparta_lines
+from a8.disk.detect import FileSystemKind, identify
+from a8.disk.dos2 import Dos2Disk
+from a8.disk.sparta import SpartaDisk
+from a8.errors import A8Error
+
+#: Byte values that tend to matter: zeros, sign bits, ATASCII end of line, all ones.
+EDGE_BYTES = (0x00, 0x01, 0x02, 0x03, 0x7F, 0x80, 0x9B, 0xFE, 0xFF)
+
+
+@dataclass(frozen=True)
+class Crash:
+    """An input that raised something other than the expected errors."""
+
+    target: str
+    seed: int
+    round: int
+    error: str
+    where: str
+    data: bytes
+
+
+@dataclass
+class FuzzReport:
+    """What one target did with ``tried`` inputs."""
+
+    target: str
+    tried: int = 0
+    accepted: int = 0
+    refused: int = 0
+    tracebacks: int = 0
+    crashes: list[Crash] = field(default_factory=list)
+
+    def line(self) -> str:
+        return (
+            f"{self.target}: {self.tried} inputs tried, {self.accepted} accepted, "
+            f"{self.refused} refused with a one-line error, tracebacks found: {self.tracebacks}"
+        )
+
+
+class Mutator:
+    """Damaged copies of real inputs, reproducible from a seed."""
+
+    def __init__(self, seed: int, regions: Callable[[bytes], Sequence[range]] | None = None):
+        self.random = random.Random(seed)
+        #: Parts of an input worth aiming at (a disk's boot, VTOC and directory sectors).
+        self.regions = regions
+
+    def mutate(self, data: bytes, others: Sequence[bytes] = ()) -> bytes:
+        """``data`` with one to four damages."""
+        out = bytearray(data)
+        for _ in range(self.random.randint(1, 4)):
+            out = self._one(out, others)
+        return bytes(out)
+
+    def _where(self, out: bytearray) -> int:
+        if self.regions is not None and out and self.random.random() < 0.7:
+            spans = [r for r in self.regions(bytes(out)) if r.start < len(out)]
+            if spans:
+                span = self.random.choice(spans)
+                return self.random.randrange(span.start, min(span.stop, len(out)))
+        return self.random.randrange(len(out)) if out else 0
+
+    def _one(self, out: bytearray, others: Sequence[bytes]) -> bytearray:
+        pick = self.random.random()
+        if not out:
+            return bytearray(self.random.randbytes(self.random.randint(1, 64)))
+        at = self._where(out)
+        if pick < 0.30:
+            out[at] ^= 1 << self.random.randrange(8)
+        elif pick < 0.55:
+            out[at] = self.random.choice(EDGE_BYTES)
+        elif pick < 0.65:
+            length = self.random.randint(2, 16)
+            out[at : at + length] = self.random.randbytes(min(length, len(out) - at))
+        elif pick < 0.72:
+            out[at : at + 2] = self.random.choice((b"\xff\xff", b"\x00\x00", b"\x68\x01"))[
+                : len(out) - at
+            ]
+        elif pick < 0.80:
+            del out[self.random.randrange(len(out)) :]
+        elif pick < 0.87:
+            start = self.random.randrange(len(out))
+            chunk = out[start : start + self.random.randint(1, 256)]
+            out[at:at] = chunk
+        elif pick < 0.94 and others:
+            other = self.random.choice(others)
+            if other:
+                cut = self.random.randrange(len(other))
+                out[at:] = other[cut : cut + len(out) - at]
+        else:
+            del out[at : at + self.random.randint(1, 64)]
+        return out
+
+
+def fuzz(
+    name: str,
+    target: Callable[[bytes], object],
+    seeds: Sequence[bytes],
+    rounds: int,
+    *,
+    seed: int = 0,
+    expected: tuple[type[BaseException], ...],
+    regions: Callable[[bytes], Sequence[range]] | None = None,
+    keep: int = 5,
+) -> FuzzReport:
+    """Run ``target`` on ``rounds`` damaged copies of ``seeds`` (and on the seeds themselves).
+
+    ``expected`` are the errors a refusal may raise; anything else is a traceback.
+    """
+    report = FuzzReport(name)
+    mutator = Mutator(seed, regions)
+    for number in range(rounds + len(seeds)):
+        if number < len(seeds):
+            data = seeds[number]
+        else:
+            data = mutator.mutate(mutator.random.choice(seeds), seeds)
+        report.tried += 1
+        try:
+            target(data)
+        except expected:
+            report.refused += 1
+        except Exception as error:  # the whole point: anything else is a finding
+            report.tracebacks += 1
+            if len(report.crashes) < keep:
+                frame = traceback.extract_tb(error.__traceback__)[-1]
+                report.crashes.append(
+                    Crash(
+                        name,
+                        seed,
+                        number,
+                        f"{type(error).__name__}: {error}",
+                        f"{frame.filename}:{frame.lineno}",
+                        data,
+                    )
+                )
+        else:
+            report.accepted += 1
+    return report
+
+
+def scan(
+    name: str,
+    target: Callable[[bytes], object],
+    data: bytes,
+    positions: Sequence[int],
+    *,
+    expected: tuple[type[BaseException], ...],
+    values: Sequence[int] = EDGE_BYTES,
+    keep: int = 5,
+) -> FuzzReport:
+    """Set each byte at ``positions`` of ``data`` to each of ``values`` in turn (no randomness)."""
+    report = FuzzReport(name)
+    for position in positions:
+        if position >= len(data):
+            continue
+        for value in values:
+            if data[position] == value:
+                continue
+            damaged = bytearray(data)
+            damaged[position] = value
+            report.tried += 1
+            try:
+                target(bytes(damaged))
+            except expected:
+                report.refused += 1
+            except Exception as error:
+                report.tracebacks += 1
+                if len(report.crashes) < keep:
+                    frame = traceback.extract_tb(error.__traceback__)[-1]
+                    report.crashes.append(
+                        Crash(
+                            name,
+                            position,
+                            value,
+                            f"{type(error).__name__}: {error}",
+                            f"{frame.filename}:{frame.lineno}",
+                            bytes(damaged),
+                        )
+                    )
+            else:
+                report.accepted += 1
+    return report
+
+
+# -- the toolchain's parsers -------------------------------------------------------------
+
+
+def _attempt(action: Callable[[], object]) -> None:
+    """Run one operation of a target; a refusal (A8Error) is a fine outcome."""
+    with contextlib.suppress(A8Error):
+        action()
+
+
+def atr_target(data: bytes) -> None:
+    """What ``a8 atr`` does with an image: name, list, check, read every file, write."""
+    image = AtrImage.from_bytes(data, "FUZZ.ATR")
+    identity = identify(image)
+    report = check_image(image)
+    for problem in report.problems:
+        if "\n" in str(problem):
+            raise AssertionError(f"a problem on two lines: {problem!r}")
+    if identity.kind.dos2_family:
+        disk = Dos2Disk(image)
+        _attempt(lambda: directory_lines(disk))
+        for directory in disk.directories():
+            _attempt(partial(directory_lines, disk, directory))
+        names = []
+        for path, _ in disk.all_files():
+            names.append(path)
+            _attempt(partial(disk.read_file, path))
+        if not report.blocking() and names:
+            copy = Dos2Disk(AtrImage.from_bytes(image.to_bytes(), "FUZZ.ATR"))
+            _attempt(lambda: copy.add_file("FUZZ.DAT", data[:700]))
+            _attempt(lambda: copy.remove_file(names[0]))
+            _attempt(lambda: install_boot_menu(copy, [MenuEntry.parse(names[-1])], "FUZZ"))
+            _attempt(lambda: check_image(copy.image))
+    elif identity.kind is FileSystemKind.SPARTADOS:
+        _attempt(lambda: _sparta(image))
+
+
+def _sparta(image: AtrImage) -> None:
+    disk = SpartaDisk(image)
+    _attempt(lambda: sparta_lines(disk, None))
+    for path, entry in disk.all_files():
+        _attempt(partial(disk.read_file, path))
+        if entry.is_directory:
+            _attempt(partial(sparta_lines, disk, path))
+
+
+def atr_regions(data: bytes) -> list[range]:
+    """The bytes of an ATR image a file system lives in: header, boot, VTOC, directory, links."""
+    size = data[4] | data[5] << 8 if len(data) > 5 else 128
+    size = size if size in (128, 256, 512) else 128
+
+    def sector(number: int) -> range:
+        start = 16 + (number - 1) * 128 if number <= 3 or size == 128 else 400 + (number - 4) * size
+        return range(start, start + (128 if number <= 3 else size))
+
+    spans = [range(0, 16), *(sector(n) for n in range(1, 13))]
+    spans += [sector(n) for n in (359, 360, *range(361, 369), 1024)]
+    spans += [range(s.stop - 3, s.stop) for s in (sector(n) for n in range(4, 720, 7))]
+    return spans
+
+
+def listing_target(data: bytes) -> None:
+    """``a8 tokenize``, and ``a8 list`` of what it made."""
+    program = tokenize(data, file="FUZZ.LST")
+    list_program(program, file="FUZZ.BAS")
+
+
+def program_target(data: bytes) -> None:
+    """``a8 list`` of a tokenized program, in both encodings."""
+    list_program(data, file="FUZZ.BAS")
+    list_program(data, file="FUZZ.BAS", encoding=Encoding.ATASCII)
