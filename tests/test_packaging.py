@@ -265,7 +265,8 @@ def test_the_toolchain_on_small_inputs(installed: Installed) -> None:
     run("a8", "atr", "new", "toolchain/HELLO.ATR")
     run("a8", "atr", "add", "toolchain/HELLO.ATR", "toolchain/HELLO.BAS")
     listing = run("a8", "atr", "ls", "toolchain/HELLO.ATR").splitlines()
-    assert listing[0].split() == ["HELLO", "BAS", "001"]
+    assert listing[0] == "DOS 2.0S (720 sectors of 128 bytes)"  # the file system, named
+    assert listing[1].split() == ["HELLO", "BAS", "001"]
     assert sorted(path.name for path in folder.iterdir()) == ["HELLO.ATR", "HELLO.BAS", "HELLO.LST"]
 
 
