@@ -56,6 +56,7 @@ class Terminal:
         self.child = pexpect.spawn(
             program, args, env=environment, dimensions=(rows, columns), cwd=str(REPO)
         )
+        self.child.delaybeforesend = None  # pexpect waits 50 ms before each send otherwise
 
     # ----------------------------------------------------------------- reading
 
