@@ -3,6 +3,8 @@ test_full_screen_terminal.py run the real program)."""
 
 from __future__ import annotations
 
+import contextlib
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -298,13 +300,14 @@ def test_cursor_grid_has_every_pile_of_the_deck(size: int) -> None:
 def test_any_keys_never_raise_and_every_screen_fits(keys: list[str], game: tuple[int, int]) -> None:
     number, size = game
     played = game_of(17, number, size)
-    for key in keys:
-        if played.finished:
-            break
-        played.press(key)
-        if played.mode is Mode.AUTOPLAY:
-            played.tick()
-        _check_fits(played)
+    with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder):  # S saves here
+        for key in keys:
+            if played.finished:
+                break
+            played.press(key)
+            if played.mode is Mode.AUTOPLAY:
+                played.tick()
+            _check_fits(played)
 
 
 def _check_fits(game: FullScreenGame) -> None:
