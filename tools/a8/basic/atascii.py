@@ -87,6 +87,12 @@ def to_text(data: bytes) -> str:
     return "".join(parts)
 
 
+def to_text_lines(data: bytes) -> str:
+    """The UTF-8 spelling of an ATASCII stream whose 0x9B bytes end lines (as LIST
+    writes it): each 0x9B becomes a line feed."""
+    return "\n".join(to_text(part) for part in data.split(bytes([EOL])))
+
+
 def from_text(text: str, *, where: str = "<text>") -> bytes:
     """The ATASCII bytes of a UTF-8 spelling (the inverse of :func:`to_text`).
 

@@ -2,25 +2,35 @@
 
 Tokenizing follows ENTER: lines are read in file order, a line replaces an earlier
 line with the same number, a bare line number deletes the line, and variables are
-numbered in the order they first appear (deleting a line never removes one). The
+numbered in the order BASIC creates them (deleting a line never removes one). The
 SAVE file ends with the immediate-mode line holding the SAVE command, as if the
 user had typed ``SAVE "D:PROGRAM.BAS"`` (or the command given).
+
+A line genuine BASIC rejects is an error (``FILE:LINE:COLUMN: reason``, the column
+being where BASIC marks it), unless ``keep_errors``: then it is stored as BASIC stores
+it, an ``ERROR-`` line, and reported as a warning.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from a8.basic import atascii
 from a8.basic.atascii import Encoding
-from a8.basic.encoder import VariableTable, encode_line
-from a8.basic.errors import BasicSyntaxError
-from a8.basic.lister import list_lines
-from a8.basic.nodes import Line
-from a8.basic.program import IMMEDIATE_LINE, Program, ProgramLine
-from a8.basic.tokenizer import parse_line, parse_listing
+from a8.basic.encoder import encode_line
+from a8.basic.errors import BasicSyntaxError, EncodingError
+from a8.basic.lister import list_program_lines
+from a8.basic.program import VALUE_SIZE, VNTP_ADDRESS, Program, ProgramLine
+from a8.basic.syntax import VariableTable
+from a8.basic.tokenizer import IMMEDIATE, MAX_INPUT_LINE, read_line
 
 DEFAULT_SAVE_COMMAND: Final = 'SAVE "D:PROGRAM.BAS"'
+#: The last address a SAVE file's header can name (its pointers are 16-bit).
+_TOP: Final = 0xFFFF
+
+#: Receives each warning, one line of text.
+Warn = Callable[[str], None]
 
 
 def tokenize(
@@ -29,79 +39,149 @@ def tokenize(
     encoding: Encoding | None = None,
     file: str = "<listing>",
     save_command: str = DEFAULT_SAVE_COMMAND,
+    keep_errors: bool = False,
+    warn: Warn | None = None,
 ) -> bytes:
     """The SAVE file of a listing.
 
     ``listing`` is UTF-8 text (a str, or bytes in UTF-8) or ATASCII bytes with 0x9B
     line ends; ``encoding`` None detects which. Raises :class:`BasicSyntaxError`
     (``FILE:LINE:COLUMN: reason``) for the first line BASIC would reject; in UTF-8
-    text the column counts characters of the text as written.
+    text the column counts characters of the text as written. ``save_command`` is
+    given in the UTF-8 spelling. With ``keep_errors`` rejected lines are kept as
+    ``ERROR-`` lines and each is reported to ``warn``.
     """
+    command = _command_bytes(save_command)
     if isinstance(listing, bytes) and (encoding or atascii.detect(listing)) is Encoding.ATASCII:
         lines = atascii.split_lines(listing, Encoding.ATASCII)
-        return build_program(lines, file=file, save_command=save_command).to_bytes()
-    text = listing if isinstance(listing, str) else atascii.decode_utf8(listing, where=file)
-    rows = atascii.text_rows(text)
-    lines = [atascii.from_text(row, where=f"{file}:{n}") for n, row in enumerate(rows, start=1)]
+        rows: list[str] | None = None
+    else:
+        text = listing if isinstance(listing, str) else atascii.decode_utf8(listing, where=file)
+        rows = atascii.text_rows(text)
+        lines = [atascii.from_text(row, where=f"{file}:{n}") for n, row in enumerate(rows, 1)]
+
+    def place(row: int, column: int) -> int:
+        """The column as the user sees it: in UTF-8 text, characters as written."""
+        if rows is None or not 1 <= row <= len(rows):
+            return column
+        return atascii.text_column(rows[row - 1], column)
+
+    def report(row: int, column: int, reason: str) -> None:
+        if warn is not None:
+            warn(f"{file}:{row}:{place(row, column)}: warning: {reason}; kept as an ERROR- line")
+
     try:
-        return build_program(lines, file=file, save_command=save_command).to_bytes()
+        program = build_program(
+            lines, file=file, save_command=command, keep_errors=keep_errors, on_error=report
+        )
     except BasicSyntaxError as error:
-        if error.file != file or not 1 <= error.line <= len(rows):
+        if error.file != file or not 1 <= error.line <= len(lines):
             raise  # not about a listing line (the save command)
-        column = atascii.text_column(rows[error.line - 1], error.column)
+        column = place(error.line, error.column)
         raise BasicSyntaxError(error.reason, file=file, line=error.line, column=column) from None
+    return program.to_bytes()
+
+
+def _command_bytes(command: str) -> bytes:
+    """The ATASCII bytes of a command given in the UTF-8 spelling of listings."""
+    try:
+        return atascii.from_text(command, where="save command:1")
+    except EncodingError as error:
+        raise BasicSyntaxError(str(error).split(": ", 2)[-1], file="save command", line=1) from None
+
+
+#: Called with the listing line, the column and the reason of each rejected line kept.
+OnError = Callable[[int, int, str], None]
 
 
 def build_program(
-    lines: list[bytes], *, file: str = "<listing>", save_command: str = DEFAULT_SAVE_COMMAND
+    lines: list[bytes],
+    *,
+    file: str = "<listing>",
+    save_command: bytes = DEFAULT_SAVE_COMMAND.encode(),
+    keep_errors: bool = False,
+    on_error: OnError | None = None,
 ) -> Program:
     """A fresh program from listing lines in ATASCII (ENTER semantics, see module)."""
     variables = VariableTable()
     numbered: dict[int, bytes] = {}
-
-    def enter(line: Line, row: int) -> None:
+    line_bytes = 0
+    for row, raw in enumerate(lines, start=1):
+        if not raw.strip(b" "):
+            continue  # BASIC ignores an empty line
         try:
-            encoded = encode_line(line, variables)
+            read = read_line(raw, variables)
+            encoded = encode_line(read.line, variables)
         except BasicSyntaxError as error:
-            column = error.column or 1  # a line too long is reported at its start
-            raise BasicSyntaxError(error.reason, file=file, line=row, column=column) from None
-        if line.statements:
-            numbered[line.number] = encoded
-        else:
-            numbered.pop(line.number, None)
-
-    try:
-        parse_listing([raw.decode("latin-1") for raw in lines], enter)
-    except BasicSyntaxError as error:
-        raise error.in_file(file) from None
+            raise BasicSyntaxError(error.reason, file=file, line=row, column=error.column) from None
+        if read.error_column is not None:
+            if not keep_errors:
+                raise BasicSyntaxError(
+                    read.error_reason, file=file, line=row, column=read.error_column
+                )
+            if on_error is not None:
+                on_error(row, read.error_column, read.error_reason)
+        number = read.line.number
+        line_bytes -= len(numbered.pop(number, b""))
+        if read.line.statements:
+            numbered[number] = encoded
+            line_bytes += len(encoded)
+        if _end_address(variables, line_bytes) > _TOP:
+            raise BasicSyntaxError(_TOO_LARGE, file=file, line=row, column=1)
     immediate = _immediate_line(save_command, variables)
+    if _end_address(variables, line_bytes + len(immediate)) > _TOP:
+        raise BasicSyntaxError(_TOO_LARGE + " with the SAVE command", file=file, line=len(lines))
     program_lines = [ProgramLine(number, numbered[number]) for number in sorted(numbered)]
     return Program.fresh(variables.names, program_lines, immediate)
 
 
-def _immediate_line(command: str, variables: VariableTable) -> bytes:
+_TOO_LARGE: Final = "program larger than 64 KB (a SAVE file's addresses end at $FFFF)"
+
+
+def _end_address(variables: VariableTable, line_bytes: int) -> int:
+    names = sum(len(name) for name in variables.names) + 1
+    return VNTP_ADDRESS + names + VALUE_SIZE * len(variables) + line_bytes
+
+
+def _immediate_line(command: bytes, variables: VariableTable) -> bytes:
     """Line 32768 holding ``command``; errors name the place in the command itself."""
-    prefix = "0 "  # parsed as a numbered line, whose number is then replaced
     try:
-        line = parse_line(prefix + command)
-        if not line.statements:
-            raise BasicSyntaxError("no statement", column=len(prefix) + 1)
-        encoded = encode_line(line, variables)
+        read = read_line(command, variables, immediate=True)
+        if read.error_column is not None:
+            raise BasicSyntaxError(read.error_reason, column=read.error_column)
+        if not read.line.statements:
+            raise BasicSyntaxError("no statement", column=1)
+        encoded = encode_line(read.line, variables)
     except BasicSyntaxError as error:
-        column = max(error.column - len(prefix), 1)
-        raise BasicSyntaxError(error.reason, file="save command", line=1, column=column) from None
-    return IMMEDIATE_LINE.to_bytes(2, "little") + encoded[2:]
+        raise BasicSyntaxError(
+            error.reason, file="save command", line=1, column=error.column
+        ) from None
+    return IMMEDIATE.to_bytes(2, "little") + encoded[2:]
 
 
 def list_program(
-    program: bytes, *, file: str = "<program>", encoding: Encoding = Encoding.UTF8
+    program: bytes,
+    *,
+    file: str = "<program>",
+    encoding: Encoding = Encoding.UTF8,
+    warn: Warn | None = None,
 ) -> bytes | str:
     """The listing LIST prints for a SAVE file.
 
     With the default UTF-8 encoding the result is text (str) with LF line ends;
     with ATASCII it is bytes with 0x9B line ends, exactly what ``LIST "D:X"`` writes.
+    ``warn`` hears of lines that ENTER could not read back as they are listed.
     """
-    lines = list_lines(Program.from_bytes(program, file=file), file=file)
+    listed = list_program_lines(Program.from_bytes(program, file=file), file=file)
+    if warn is not None:
+        for number, text in listed:
+            longest = max(len(record) for record in text.split(b"\x9b"))
+            if longest > MAX_INPUT_LINE:
+                warn(
+                    f"{file}: line {number} lists as {longest} characters; ENTER reads at "
+                    f"most {MAX_INPUT_LINE}, so the listing cannot be read back as it is"
+                )
+    raw = b"".join(text for _, text in listed)
     if encoding is Encoding.ATASCII:
-        return atascii.join_lines(lines, Encoding.ATASCII)
-    return "".join(atascii.to_text(line) + "\n" for line in lines)
+        return raw
+    return atascii.to_text_lines(raw)

@@ -6,56 +6,30 @@ from typing import Final
 
 from a8.basic import nodes, tokens
 from a8.basic.errors import BasicSyntaxError
+from a8.basic.syntax import VariableTable
+
+__all__ = ["MAX_TOKENIZED_LINE", "VariableTable", "encode_line"]
 
 #: A tokenized line's length is one byte (the offset of the next line).
 MAX_TOKENIZED_LINE: Final = 255
 
 
-class VariableTable:
-    """Variable names in order of first appearance; a name's index is its token - 0x80."""
-
-    def __init__(self, names: list[str] | None = None) -> None:
-        self.names: list[str] = list(names or [])
-        self._index = {name: index for index, name in enumerate(self.names)}
-
-    def index(self, name: str, column: int = 0) -> int:
-        """The index of ``name``, adding it if new (raises when all 128 are used;
-        ``column`` is where the name stands, for the error)."""
-        found = self._index.get(name)
-        if found is not None:
-            return found
-        if len(self.names) >= tokens.MAX_VARIABLES:
-            raise BasicSyntaxError(
-                f"too many variables (at most {tokens.MAX_VARIABLES})", column=column
-            )
-        self._index[name] = len(self.names)
-        self.names.append(name)
-        return len(self.names) - 1
-
-
 def encode_line(line: nodes.Line, variables: VariableTable) -> bytes:
-    """The bytes of a line: number, length, then each statement with its end offset."""
+    """The bytes of a line: its number, its length, then each statement: the offset
+    of its end, its token and its elements, exactly as given (the ``:`` or end-of-line
+    token that ends an expression statement is one of its elements; the text of REM,
+    DATA and ERROR- statements is followed by 0x9B)."""
     body = bytearray()
-    for number, statement in enumerate(line.statements):
-        is_last = number == len(line.statements) - 1
+    for statement in line.statements:
         start = len(body)
         body.append(0)  # end offset, patched below
         body.append(statement.token)
         for element in statement.elements:
             _encode_element(element, variables, body)
-        if is_last and not _ends_line_itself(statement):
-            body.append(tokens.TOK_EOL)
         if 3 + len(body) > MAX_TOKENIZED_LINE:
             raise BasicSyntaxError(f"line too long: more than {MAX_TOKENIZED_LINE} bytes tokenized")
         body[start] = 3 + len(body)
-    length = 3 + len(body)
-    return line.number.to_bytes(2, "little") + bytes([length]) + bytes(body)
-
-
-def _ends_line_itself(statement: nodes.Statement) -> bool:
-    """REM and DATA text runs to the 0x9B; a bare ``IF ... THEN`` stores no EOL."""
-    last = statement.elements[-1] if statement.elements else None
-    return isinstance(last, nodes.RawText) or last == nodes.Operator(tokens.TOK_THEN)
+    return line.number.to_bytes(2, "little") + bytes([3 + len(body)]) + bytes(body)
 
 
 def _encode_element(element: nodes.Element, variables: VariableTable, out: bytearray) -> None:

@@ -1,27 +1,187 @@
-"""From tokenized lines back to text, exactly as Atari BASIC's LIST prints them.
+"""From tokenized lines back to text, exactly as Atari BASIC revision C's LIST prints them.
 
-Listing is two steps: :func:`decode_line` reads a line's bytes into the same typed
-nodes the tokenizer builds, and :func:`render_line` prints them. LIST does not keep
-the spacing that was typed: it prints the line number and a blank, each statement
-keyword followed by a blank (an implied LET prints nothing), operator words (AND,
-OR, NOT, TO, STEP, THEN, and GOTO/GOSUB after ON) with a blank on each side,
-everything else without blanks, and numbers in the ROM's own format.
+LIST walks a line's bytes token by token and prints as it goes; :func:`list_line`
+does the same, so that even odd lines (from other tools, or ERROR- lines) come out as
+genuine LIST prints them:
+
+* the line number and a blank; each statement's keyword from the statement name
+  table and a blank (nothing for an assignment without LET; ``ERROR-`` and three
+  blanks for a line BASIC could not read);
+* REM, DATA and ERROR- statements: their stored bytes as they are (ending with the
+  0x9B that ends the line);
+* otherwise token by token: a variable's name (and the "(" of an array is not
+  printed again), a string constant between quotes, a numeric constant as the OS's
+  float-to-ASCII routine prints it (a8.basic.bcd.fasc), a function's name, an
+  operator word (AND, OR, NOT, TO, STEP, THEN, GOTO, GOSUB) with a blank on each side,
+  any other operator as its name. The end-of-line token prints 0x9B: it is what ends
+  a listed line, so a line stored without one runs into the next.
+
+:func:`decode_line` reads a line into the typed nodes the tokenizer builds.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from a8.basic import bcd, nodes, tokens
+from a8.basic.dialects import foreign_token
 from a8.basic.errors import CorruptProgramError
 from a8.basic.program import Program, ProgramLine
 
-_LAST_TOKEN = tokens.FIRST_FUNCTION_TOKEN + len(tokens.FUNCTIONS) - 1
 _RAW_STATEMENTS = (tokens.TOK_REM, tokens.TOK_DATA, tokens.TOK_SYNTAX_ERROR)
+_EOL = 0x9B
+
+
+class _StatementEnd(Exception):
+    """LIST reached the end of a statement (where it stops, even inside a constant)."""
+
+
+def _printed(name: bytes) -> bytes:
+    """A name table entry as LIST prints it (see tokens.listed_name), here for text
+    whose last character's bit 7 is already cleared."""
+    out = bytearray(name[:-1].replace(b"\x00", b""))
+    last = name[-1:] if name else b""
+    if last == b"\x1b":  # stored as 0x9B, printed as such
+        out += b"\x9b"
+    elif last != b"\x00":
+        out += last
+    return bytes(out)
+
+
+def _statement_name(token: int) -> bytes:
+    if token == tokens.TOK_SYNTAX_ERROR:
+        return tokens.SYNTAX_ERROR_NAME.encode("ascii")
+    return tokens.STATEMENTS[token].encode("ascii")
+
+
+def list_line(
+    line: ProgramLine,
+    names: tuple[str, ...],
+    *,
+    following: bytes = b"",
+    fail: Callable[[str, int], CorruptProgramError] | None = None,
+) -> bytes:
+    """What LIST prints for a tokenized line (ATASCII; normally ending with 0x9B).
+
+    ``following`` are the bytes after the line in the program (LIST reads a numeric
+    constant's six bytes even past the end of its statement); ``fail`` makes the
+    error for a token LIST cannot print sensibly, given the reason and the offset in
+    the line.
+    """
+
+    def stop(reason: str, at: int) -> CorruptProgramError:
+        if fail is not None:
+            return fail(reason, at)
+        return CorruptProgramError(f"line {line.number}: {reason}", offset=at)
+
+    data = line.data
+    memory = data + following
+    length = data[2]
+    out = bytearray(str(line.number).encode("ascii") + b" ")
+    position = 3
+    while True:
+        end = data[position]
+        _list_statement(data, memory, position + 1, end, names, out, stop)
+        position = end
+        if position >= length:
+            return bytes(out)
+
+
+def _list_statement(
+    data: bytes,
+    memory: bytes,
+    index: int,
+    end: int,
+    names: tuple[str, ...],
+    out: bytearray,
+    stop: Callable[[str, int], CorruptProgramError],
+) -> None:
+    """One statement, from its token at ``index`` to ``end`` (LIST's @LSTMT)."""
+
+    def token_at(at: int) -> int:
+        if at >= end:
+            raise _StatementEnd
+        return data[at]
+
+    try:
+        token = token_at(index)
+        if token > tokens.TOK_SYNTAX_ERROR:
+            raise stop(foreign_token(token, statement=True), index)
+        if token != tokens.TOK_IMPLIED_LET:
+            out += _statement_name(token) + b" "
+        if token in _RAW_STATEMENTS:
+            while True:
+                index += 1
+                out.append(token_at(index))
+        while True:
+            index += 1
+            token = token_at(index)
+            if token >= tokens.FIRST_VARIABLE_TOKEN:
+                number = token - tokens.FIRST_VARIABLE_TOKEN
+                if number >= len(names):
+                    raise stop(f"variable ${token:02X} is not in the name table", index)
+                name = names[number].encode("latin-1")
+                out += _printed(name)
+                if name.endswith(b"("):  # the array's "(" token is not printed
+                    index += 1
+                    token_at(index)
+            elif token == tokens.TOK_STRING:
+                index += 1
+                size = token_at(index)
+                out += b'"'
+                for _ in range(size):
+                    index += 1
+                    out.append(token_at(index))
+                out += b'"'
+            elif token > tokens.TOK_STRING:
+                if token > tokens.LAST_TOKEN:
+                    raise stop(foreign_token(token, statement=False), index)
+                name = tokens.operator_name(token)
+                if token >= tokens.FIRST_FUNCTION_TOKEN or not 0x41 <= name[0] <= 0x5A:
+                    out += tokens.listed_name(name)
+                else:
+                    out += b" " + name + b" "
+            else:  # 0x0E, and any lower token: LIST takes it for a numeric constant
+                value = memory[index + 1 : index + 1 + bcd.SIZE]
+                if len(value) < bcd.SIZE:
+                    raise stop("numeric constant cut off by the end of the program", index)
+                out += bcd.fasc(value)
+                index += bcd.SIZE
+    except _StatementEnd:
+        return
+
+
+def list_program_lines(program: Program, *, file: str = "<program>") -> list[tuple[int, bytes]]:
+    """Every numbered line and what LIST prints for it (ATASCII).
+
+    A token Atari BASIC does not have (a Turbo-BASIC XL or BASIC XL/XE program) is an
+    error that says what the file is (a8.basic.dialects)."""
+    start = program.statement_table_offset()
+    table = b"".join(line.data for line in program.lines) + program.immediate
+    listed: list[tuple[int, bytes]] = []
+    at = 0
+    for line in program.lines:
+        size = len(line.data)
+        fail = _locator(file, line.number, start + at)
+        text = list_line(line, program.names, following=table[at + size :], fail=fail)
+        listed.append((line.number, text))
+        at += size
+    return listed
+
+
+def _locator(file: str, number: int, offset: int) -> Callable[[str, int], CorruptProgramError]:
+    """Makes the error for a place in line ``number``, which starts at ``offset``."""
+
+    def fail(reason: str, index: int) -> CorruptProgramError:
+        return CorruptProgramError(f"line {number}: {reason}", file=file, offset=offset + index)
+
+    return fail
 
 
 def decode_line(
     line: ProgramLine, names: tuple[str, ...], *, file: str = "<program>", offset: int = 0
 ) -> nodes.Line:
-    """The typed nodes of a tokenized line (the end-of-line token is left out).
+    """The typed nodes of a tokenized line (every token, the end-of-line token too).
 
     ``offset`` is where the line starts in the file, so errors name the right byte.
     """
@@ -58,8 +218,6 @@ def decode_line(
                 value = data[position : position + bcd.SIZE]
                 if position + bcd.SIZE > end:
                     raise fail("truncated number", position)
-                if not bcd.is_decimal(value):
-                    raise fail(f"not a BCD number: {value.hex(' ')}", position)
                 elements.append(nodes.NumberConstant(value))
                 position += bcd.SIZE
             elif byte == tokens.TOK_STRING:
@@ -68,47 +226,9 @@ def decode_line(
                     raise fail("truncated string", position)
                 elements.append(nodes.StringConstant(data[position + 1 : position + 1 + size]))
                 position += 1 + size
-            elif byte == tokens.TOK_EOL:
-                if position != end:
-                    raise fail("end-of-line token inside a statement", position - 1)
-            elif tokens.TOK_COMMA <= byte <= _LAST_TOKEN:
+            elif tokens.TOK_COMMA <= byte <= tokens.LAST_TOKEN:
                 elements.append(nodes.Operator(byte))
             else:
                 raise fail(f"unknown token ${byte:02X}", position - 1)
         statements.append(nodes.Statement(token, tuple(elements)))
     return nodes.Line(line.number, tuple(statements))
-
-
-def render_line(line: nodes.Line) -> bytes:
-    """The ATASCII text LIST prints for a decoded line (without the 0x9B)."""
-    out = bytearray(str(line.number).encode("ascii") + b" ")
-    for statement in line.statements:
-        token = statement.token
-        if token == tokens.TOK_SYNTAX_ERROR:
-            out += b"ERROR- "
-        elif token != tokens.TOK_IMPLIED_LET:
-            out += tokens.STATEMENTS[token].encode("ascii") + b" "
-        for element in statement.elements:
-            if isinstance(element, nodes.Variable):
-                out += element.name.encode("ascii")
-            elif isinstance(element, nodes.NumberConstant):
-                out += bcd.format_number(element.value).encode("ascii")
-            elif isinstance(element, nodes.StringConstant):
-                out += b'"' + element.data + b'"'
-            elif isinstance(element, nodes.RawText):
-                out += element.data
-            elif element.token in tokens.WORD_OPERATORS:
-                out += b" " + tokens.token_spelling(element.token).encode("ascii") + b" "
-            else:
-                out += tokens.token_spelling(element.token).encode("ascii")
-    return bytes(out)
-
-
-def list_lines(program: Program, *, file: str = "<program>") -> list[bytes]:
-    """Every numbered line as LIST prints it (ATASCII, without line ends)."""
-    listed = []
-    offset = program.statement_table_offset()
-    for line in program.lines:
-        listed.append(render_line(decode_line(line, program.names, file=file, offset=offset)))
-        offset += len(line.data)
-    return listed

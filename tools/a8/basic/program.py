@@ -19,8 +19,9 @@ STARP  the end of the program (the string/array area, empty in a file)
 
 Each variable value entry is a type byte (0x00 number, 0x40 array, 0x80 string;
 bit 0 set once dimensioned), the variable number, then six bytes of value (a number,
-or for arrays and strings their offset and sizes). Real files saved by BASIC rev B
-can carry extra bytes after STARP; they are ignored.
+or for arrays and strings their offset and sizes). Genuine LOAD relocates by the
+header (files written elsewhere have VNTP values other than 0x100), and files saved
+by BASIC rev. B carry extra bytes, which LOAD does not read: see :meth:`Program.from_bytes`.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from a8.basic import tokens
 from a8.basic.errors import CorruptProgramError
 
 HEADER: Final = struct.Struct("<7H")
@@ -102,45 +102,46 @@ class Program:
 
     @classmethod
     def from_bytes(cls, data: bytes, *, file: str = "<program>") -> Program:
-        """Read and check a SAVE file; any inconsistency is a :class:`CorruptProgramError`."""
+        """Read a SAVE file the way genuine BASIC's LOAD does; what LOAD or LIST cannot
+        use is a :class:`CorruptProgramError` naming the byte.
+
+        LOAD checks only that the first header word is 0, then reads ``STARP - 0x100``
+        bytes after the header and places them at VNTP: the tables are found relative
+        to VNTP, whatever its value (0x100 in what BASIC writes; files from elsewhere
+        have others), and bytes after that block (rev. B SAVE files carry some) are
+        not read. LIST then needs the variable names and the chain of lines, which
+        ends at the first line numbered 32768 or more.
+        """
 
         def fail(reason: str, offset: int) -> CorruptProgramError:
             return CorruptProgramError(reason, file=file, offset=offset)
 
         if len(data) < HEADER.size:
             raise fail(f"too short for the {HEADER.size}-byte header", len(data))
-        words = dict(zip(HEADER_FIELDS, HEADER.unpack_from(data), strict=True))
-        if words["LOMEM"] != 0 or words["VNTP"] != VNTP_ADDRESS:
-            raise fail("not an Atari BASIC SAVE file (header must start 00 00 00 01)", 0)
-        order = ["VNTP", "VNTD", "VVTP", "STMTAB", "STMCUR", "STARP"]
-        for index, (lower, upper) in enumerate(zip(order, order[1:], strict=False)):
-            if words[lower] > words[upper]:
-                raise fail(f"header: {upper} is below {lower}", 2 * (index + 2))
-        if words["VVTP"] != words["VNTD"] + 1:
-            raise fail("header: VVTP must be VNTD + 1", 6)
-        if (words["STMTAB"] - words["VVTP"]) % VALUE_SIZE:
-            raise fail("header: the variable value table is not a multiple of 8 bytes", 8)
+        words: dict[str, int] = dict(zip(HEADER_FIELDS, HEADER.unpack_from(data), strict=True))
+        if words["LOMEM"] != 0:
+            raise fail("not an Atari BASIC SAVE file (its first two bytes must be 00 00)", 0)
+        vntp = words["VNTP"]
+        if words["STARP"] < VNTP_ADDRESS:
+            raise fail("header: STARP is below $0100 (LOAD would read past the file)", 12)
+        loaded = HEADER.size + words["STARP"] - VNTP_ADDRESS
+        if len(data) < loaded:
+            raise fail(f"truncated: LOAD reads {loaded} bytes, the file has {len(data)}", len(data))
+        for index, field in enumerate(HEADER_FIELDS[2:], start=2):
+            if not vntp <= words[field] <= vntp + loaded - HEADER.size:
+                raise fail(f"header: {field} is outside the program LOAD reads", 2 * index)
 
         def at(address: int) -> int:
-            return HEADER.size + address - VNTP_ADDRESS
+            return HEADER.size + address - vntp
 
-        end = at(words["STARP"])
-        if len(data) < end:
-            raise fail(f"truncated: the header promises {end} bytes", len(data))
-        names = _decode_names(data, at(VNTP_ADDRESS), at(words["VNTD"]), fail)
-        if data[at(words["VNTD"])] != 0:
-            raise fail("the variable name table does not end with 00", at(words["VNTD"]))
-        count = (words["STMTAB"] - words["VVTP"]) // VALUE_SIZE
-        if count != len(names):
-            raise fail(f"{len(names)} variable names but {count} values", at(words["VVTP"]))
+        names = _decode_names(data, at(vntp), at(words["VNTD"]), fail)
+        values_end = max(at(words["VVTP"]), at(words["STMTAB"]))
         values = tuple(
-            data[at(words["VVTP"]) + VALUE_SIZE * i : at(words["VVTP"]) + VALUE_SIZE * (i + 1)]
-            for i in range(count)
+            data[offset : offset + VALUE_SIZE]
+            for offset in range(at(words["VVTP"]), values_end - VALUE_SIZE + 1, VALUE_SIZE)
         )
-        lines, immediate_start = _decode_lines(data, at(words["STMTAB"]), end, fail)
-        immediate = data[immediate_start:end]
-        if immediate:
-            _check_line(data, immediate_start, end, fail)
+        lines, immediate_start = _decode_lines(data, at(words["STMTAB"]), loaded, fail)
+        immediate = data[immediate_start : max(immediate_start, at(words["STARP"]))]
         return cls(names, values, lines, immediate)
 
 
@@ -150,20 +151,18 @@ def _encode_name(name: str) -> bytes:
 
 
 def _decode_names(data: bytes, start: int, end: int, fail: _Fail) -> tuple[str, ...]:
+    """The name table's entries (each ends with bit 7 set on its last character),
+    as text with bit 7 cleared."""
     names: list[str] = []
     current = bytearray()
     for offset in range(start, end):
         byte = data[offset]
         current.append(byte & 0x7F)
-        if not 0x20 < byte & 0x7F < 0x7F:
-            raise fail(f"bad character ${byte:02X} in a variable name", offset)
         if byte & 0x80:
-            names.append(current.decode("ascii"))
+            names.append(current.decode("latin-1"))
             current.clear()
     if current:
         raise fail("the last variable name is not terminated", end)
-    if len(names) > tokens.MAX_VARIABLES:
-        raise fail(f"{len(names)} variables (at most {tokens.MAX_VARIABLES})", start)
     return tuple(names)
 
 
@@ -186,24 +185,18 @@ def _check_line(data: bytes, start: int, limit: int, fail: _Fail) -> int:
 def _decode_lines(
     data: bytes, start: int, end: int, fail: _Fail
 ) -> tuple[tuple[ProgramLine, ...], int]:
-    """The numbered lines from STMTAB up to the immediate line 32768, and where that
-    line starts. STMCUR is not used: a program that SAVEs itself while running
-    leaves STMCUR on the line that holds the SAVE statement."""
+    """The numbered lines from STMTAB up to the first line numbered 32768 or more
+    (where LIST stops: the immediate line), and where that line starts. STMCUR is not
+    used: a program that SAVEs itself while running leaves STMCUR on the line that
+    holds the SAVE statement."""
     lines: list[ProgramLine] = []
     position = start
-    previous = -1
-    while position < end:
+    while True:
         if position + 2 > end:
-            raise fail("truncated line number", position)
+            raise fail("the line chain runs past the program without an end line", position)
         number = int.from_bytes(data[position : position + 2], "little")
-        if number == IMMEDIATE_LINE:
+        if number >= IMMEDIATE_LINE:
             return tuple(lines), position
-        if number > IMMEDIATE_LINE:
-            raise fail(f"line number {number} in the statement table", position)
-        if number <= previous:
-            raise fail(f"line {number} follows line {previous}", position)
         after = _check_line(data, position, end, fail)
         lines.append(ProgramLine(number, data[position:after]))
-        previous = number
         position = after
-    return tuple(lines), position

@@ -1,315 +1,211 @@
-"""From listing text to typed line nodes, the way Atari BASIC's ENTER reads it.
+"""From a listing line to typed nodes, the way Atari BASIC revision C's ENTER reads it.
 
-Reading happens in two steps. :class:`~a8.basic.scanner.Scanner` cuts the text into
-terminals following BASIC's own quirky rules, then the LALR grammar in
-``atari_basic.lark`` checks the order of the terminals and its :class:`LineBuilder`
-transformer turns them into typed nodes, picking the context-dependent tokens (which
-``=`` assigns, which ``(`` opens a subscript ...). :mod:`a8.basic.encoder` writes
-the nodes as bytes.
+ENTER reads a line in this order (each step as the ROM does it):
+
+1. The line number: the operating system converts the text to a number
+   (a8.basic.bcd.afp) and then to an integer, rounded. No number, or 32768 and up,
+   means the line is a command to run at once (refused here: a listing holds program
+   lines). A number alone deletes that line.
+2. Statement after statement: blanks are skipped, the statement keyword is looked up
+   in the statement name table (no match is an assignment without LET), blanks are
+   skipped again, and the syntax machine (a8.basic.syntax) reads the rest with the
+   statement's rule from ``atari_basic.lark``. ``:`` ends a statement; the end of the
+   line ends the line; after an IF's THEN without a line number a new statement starts.
+3. If a statement fails, the whole line is a syntax error. Genuine BASIC then stores
+   it anyway, as one statement with the error token 0x37 and the line's text from its
+   first statement on, exactly as typed, with the character at the furthest point the
+   machine reached turned to inverse video (a blank inserted for it at the end of the
+   line); the variables the line created are removed again. :func:`read_line` reports
+   that place and builds that line, so callers can refuse it or keep it.
+
+The machine keeps a flat list of terminals per statement, as BASIC stores tokens; they
+become a lark tree per line, and :class:`LineBuilder`, a lark Transformer, turns the
+tree into :mod:`a8.basic.nodes`.
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Sequence
-from functools import cache
-from importlib import resources
+from dataclasses import dataclass
 from typing import Any, Final
 
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedInput, UnexpectedToken
+from lark import Token, Transformer, Tree
 
-from a8.basic import bcd, tokens
+from a8.basic import atascii, bcd, nodes, syntax, tokens
 from a8.basic.errors import BasicSyntaxError
-from a8.basic.nodes import (
-    Element,
-    Line,
-    NumberConstant,
-    Operator,
-    RawText,
-    Statement,
-    StringConstant,
-    Variable,
-)
-from a8.basic.scanner import LINE_SEPARATOR, Scanner, error_at
+from a8.basic.syntax import EOL, EnterStops, LineState, VariableTable
 
-#: How each operator terminal is spelled; tokens.py maps spellings to tokens.
-_SPELLING: Final[dict[str, str]] = {
-    "PLUS": "+", "MINUS": "-", "STAR": "*", "SLASH": "/", "CARET": "^", "EQ": "=",
-    "NE": "<>", "LT": "<", "GT": ">", "LE": "<=", "GE": ">=", "AND": "AND", "OR": "OR",
-}  # fmt: skip
-_BINARY: Final[dict[str, int]] = {
-    kind: tokens.NUMERIC_OPERATORS[spelling] for kind, spelling in _SPELLING.items()
-}
-_STRING_COMPARISON: Final[dict[str, int]] = {
-    kind: tokens.STRING_COMPARISONS[spelling]
-    for kind, spelling in _SPELLING.items()
-    if spelling in tokens.STRING_COMPARISONS
-}
-#: Tokens of punctuation that means the same wherever a statement puts it.
-_STATEMENT_LEVEL: Final[dict[str, int]] = {
-    "COMMA": tokens.TOK_COMMA, "SEMICOLON": tokens.TOK_SEMICOLON, "TO": tokens.TOK_TO,
-    "STEP": tokens.TOK_STEP, "THEN": tokens.TOK_THEN, "ON_GOTO": tokens.TOK_ON_GOTO,
-    "ON_GOSUB": tokens.TOK_ON_GOSUB, "COLON": tokens.TOK_COLON,
-}  # fmt: skip
-
-Pieces = list[Element]
+#: The first line number that means "run at once" (the immediate line of a SAVE file).
+IMMEDIATE: Final = 0x8000
+#: ENTER reads a line as one record of at most 255 bytes, the 0x9B included.
+MAX_INPUT_LINE: Final = 254
 
 
-def _flatten(children: list[Any], table: dict[str, int]) -> Pieces:
-    """Elements of a rule's children; terminals are looked up in ``table``."""
-    out: Pieces = []
-    for child in children:
-        if isinstance(child, Token):
-            out.append(Operator(table[child.type]))
-        elif isinstance(child, list):
-            out.extend(child)
-        else:
-            out.append(child)
-    return out
+@dataclass(frozen=True)
+class ReadLine:
+    """A listing line as ENTER took it.
 
+    ``line`` holds its statements (none: the line number alone, which deletes the
+    line). When ``error_column`` is set, genuine BASIC found a syntax error there
+    (1-based) and ``line`` is the ERROR- line it stores; ``error_reason`` says why.
+    """
 
-def _variable(name: Token) -> Variable:
-    return Variable(str(name), name.column or 0)
-
-
-def _latin1(text: str) -> bytes:
-    return text.encode("latin-1")
-
-
-def _subscripts(children: list[Any], opener: int) -> Pieces:
-    """``NAME(a[,b])``: the opening token for this context, commas as 0x3C."""
-    out: Pieces = [Operator(opener)]
-    for child in children:
-        if isinstance(child, Token):
-            if child.type == "COMMA":
-                out.append(Operator(tokens.TOK_ARRAY_COMMA))
-            elif child.type == "RPAREN":
-                out.append(Operator(tokens.TOK_CLOSE_PAREN))
-        else:
-            out.extend(child)
-    return out
-
-
-#: Called with each line as soon as it is parsed, and its line number in the file.
-LineHandler = Callable[[Line, int], None]
+    line: nodes.Line
+    error_column: int | None = None
+    error_reason: str = ""
 
 
 class LineBuilder(Transformer[Token, Any]):
-    """Turns the parse of each line into a :class:`~a8.basic.nodes.Line`.
+    """Turns a line's tree into a :class:`~a8.basic.nodes.Line`.
 
-    Each expression rule returns a list of elements in the order BASIC stores them;
-    each statement rule returns a :class:`~a8.basic.nodes.Statement`. The parser
-    runs this transformer while it parses, so ``on_line`` sees each line in order,
-    before the next one is read (the first bad line is the one reported).
+    The tree is ``line`` with the line number token and one subtree per statement,
+    named after its rule in ``atari_basic.lark`` (or ``syntax_error``); each statement
+    holds the terminals the syntax machine kept, which the token callbacks turn into
+    elements.
     """
 
     def __init__(self) -> None:
-        super().__init__()
-        self.on_line: LineHandler | None = None
+        super().__init__(visit_tokens=True)
 
-    def start(self, children: list[Any]) -> list[Line]:
-        return [child for child in children if isinstance(child, Line)]
+    def line(self, children: list[Any]) -> nodes.Line:
+        number, *statements = children
+        return nodes.Line(int(number), tuple(statements))
 
-    def line(self, children: list[Any]) -> Line:
-        number = int(children[0])
-        line = Line(number, tuple(_sequence(children[1:])))
-        if self.on_line is not None:
-            self.on_line(line, children[0].line)
-        return line
+    def syntax_error(self, children: list[Any]) -> nodes.Statement:
+        return nodes.Statement(tokens.TOK_SYNTAX_ERROR, tuple(children))
 
-    def if_then(self, children: list[Any]) -> list[Statement]:
-        condition = Statement(tokens.TOK_IF, tuple([*children[1], Operator(tokens.TOK_THEN)]))
-        return [condition, *_sequence(children[3:])]
+    def __default__(self, data: Any, children: list[Any], meta: Any) -> nodes.Statement:
+        return nodes.Statement(_STATEMENT_TOKEN[str(data)], tuple(children))
 
-    # statements ---------------------------------------------------------------------
-    def _statement(self, children: list[Any]) -> Statement:
-        keyword = children[0]
-        token = tokens.STATEMENT_TOKEN[str(keyword)]
-        return Statement(token, tuple(_flatten(children[1:], _STATEMENT_LEVEL)))
-
-    def rem(self, children: list[Any]) -> Statement:
-        return Statement(tokens.TOK_REM, (RawText(_latin1(children[1])),))
-
-    def data(self, children: list[Any]) -> Statement:
-        return Statement(tokens.TOK_DATA, (RawText(_latin1(children[1])),))
-
-    def implied_let(self, children: list[Any]) -> Statement:
-        return Statement(tokens.TOK_IMPLIED_LET, tuple(children[1]))
-
-    def let(self, children: list[Any]) -> Statement:
-        return Statement(tokens.STATEMENT_TOKEN["LET"], tuple(children[1]))
-
-    def assign_number(self, children: list[Any]) -> Pieces:
-        return [*children[0], Operator(tokens.TOK_ASSIGN_NUMBER), *children[2]]
-
-    def assign_string(self, children: list[Any]) -> Pieces:
-        return [*children[0], Operator(tokens.TOK_ASSIGN_STRING), *children[2]]
-
-    def for_loop(self, children: list[Any]) -> Statement:
-        pieces = _flatten(children[1:], {**_STATEMENT_LEVEL, "EQ": tokens.TOK_ASSIGN_NUMBER})
-        return Statement(tokens.STATEMENT_TOKEN["FOR"], tuple(pieces))
-
-    def dim_array(self, children: list[Any]) -> Pieces:
-        return [_variable(children[0]), *_subscripts(children[1:], tokens.TOK_DIM_ARRAY_PAREN)]
-
-    def dim_string(self, children: list[Any]) -> Pieces:
-        return [_variable(children[0]), *_subscripts(children[2:], tokens.TOK_DIM_STRING_PAREN)]
-
-    def iocb(self, children: list[Any]) -> Pieces:
-        return [Operator(tokens.TOK_HASH), *children[1]]
-
-    # expressions --------------------------------------------------------------------
-    def aexpr(self, children: list[Any]) -> Pieces:
-        return _flatten(children, _BINARY)
-
-    def unary_plus(self, _: list[Any]) -> Operator:
-        return Operator(tokens.TOK_UNARY_PLUS)
-
-    def unary_minus(self, _: list[Any]) -> Operator:
-        return Operator(tokens.TOK_UNARY_MINUS)
-
-    def not_(self, _: list[Any]) -> Operator:
-        return Operator(tokens.TOK_NOT)
-
-    def number(self, children: list[Any]) -> NumberConstant:
-        return NumberConstant(bcd.parse(str(children[0])))
-
-    line_target = number
-
-    def string(self, children: list[Any]) -> Pieces:
-        return [StringConstant(_latin1(children[0]))]
-
-    def parenthesis(self, children: list[Any]) -> Pieces:
-        return [
-            Operator(tokens.TOK_OPEN_PAREN),
-            *children[1],
-            Operator(tokens.TOK_CLOSE_PAREN),
-        ]
-
-    def function(self, children: list[Any]) -> Pieces:
-        name = str(children[0])
-        out: Pieces = [
-            Operator(tokens.FUNCTION_TOKEN[name]),
-            Operator(tokens.TOK_FUNCTION_PAREN),
-        ]
-        return out + _subscripts(children[1:], tokens.TOK_FUNCTION_PAREN)[1:]
-
-    def sexpr(self, children: list[Any]) -> Pieces:
-        return _flatten(children, {})
-
-    def string_comparison(self, children: list[Any]) -> Pieces:
-        return _flatten(children, _STRING_COMPARISON)
-
-    def substring(self, children: list[Any]) -> Pieces:
-        name: Pieces = [_variable(children[0])]
-        if len(children) == 1:
-            return name
-        return name + _subscripts(children[2:], tokens.TOK_STRING_PAREN)
-
-    def element(self, children: list[Any]) -> Pieces:
-        return [_variable(children[0]), *_subscripts(children[1:], tokens.TOK_ARRAY_PAREN)]
-
-    def nvar(self, children: list[Any]) -> Pieces:
-        return [_variable(children[0])]
-
-    svar = nvar
+    def __default_token__(self, token: Token) -> Any:
+        kind = token.type
+        if kind in syntax.TERMINALS:
+            matches, stores, _ = syntax.TERMINALS[kind]
+            if stores is None:  # stored as found: for NUMERIC_FUNCTION, which one
+                stores = tokens.FUNCTION_TOKEN.get(token.value, matches)
+            return nodes.Operator(stores)
+        if kind in ("NUMERIC_NAME", "STRING_NAME"):
+            return nodes.Variable(token.value, token.column or 0)
+        if kind == "NUMBER":
+            return nodes.NumberConstant(token.value.encode("latin-1"))
+        if kind == "STRING":
+            return nodes.StringConstant(token.value.encode("latin-1"))
+        if kind in ("REST_OF_LINE", "ERROR_TEXT"):
+            return nodes.RawText(token.value.encode("latin-1"))
+        return token  # the line number
 
 
-def _sequence(children: list[Any]) -> list[Statement]:
-    """Statements of a line; a ``:`` ends the statement before it."""
-    out: list[Statement] = []
-    for child in children:
-        if isinstance(child, Token):  # COLON
-            last = out[-1]
-            out[-1] = Statement(last.token, (*last.elements, Operator(tokens.TOK_COLON)))
-        elif isinstance(child, list):
-            out.extend(child)
-        else:
-            out.append(child)
-    return out
+_STATEMENT_TOKEN: Final[dict[str, int]] = {}
 
 
-def _install_statement_callbacks() -> None:
-    """Plain statements are all built alike: keyword token plus flattened elements."""
-    special = {"rem", "data", "let", "implied_let", "for"}  # built by their own methods
-    for keyword in tokens.STATEMENTS:
-        rule = {
-            "?": "qmark",
-            "GO TO": "go_to",
-            "IF": "if_goto",
-            "ON": "on",
-        }.get(keyword, keyword.lower())
-        if rule in special:
-            continue
-        for name in ("on_goto", "on_gosub") if rule == "on" else (rule,):
-            setattr(LineBuilder, name, LineBuilder._statement)
-
-
-_install_statement_callbacks()
-
-
-def _grammar() -> str:
-    return resources.files("a8.basic").joinpath("atari_basic.lark").read_text("utf-8")
-
-
-@cache
-def _parser() -> tuple[Lark, LineBuilder]:
-    """The LALR parser, running its :class:`LineBuilder` as it goes.
-
-    Built once per process (lark caches the tables on disk, so that takes 10 ms);
-    each parse sets the builder's line handler under a lock.
-    """
-    builder = LineBuilder()
-    parser = Lark(_grammar(), parser="lalr", lexer=Scanner, transformer=builder, cache=True)
-    return parser, builder
-
-
-_parse_lock = threading.Lock()
-
-
-def parse_listing(lines: Sequence[str], on_line: LineHandler | None = None) -> list[Line]:
-    """Typed nodes of every non-blank line of a listing (ATASCII as Latin-1 text).
-
-    ``on_line`` is called with each line and its 1-based line number as soon as the
-    line is parsed. Raises :class:`BasicSyntaxError` with line and column (the
-    caller adds the file name).
-    """
-    for row, line in enumerate(lines, start=1):
-        if LINE_SEPARATOR in line:  # possible in UTF-8 text, spelled {EOL} or {$9B}
-            raise error_at("$9B (end of line) inside a line", line.index(LINE_SEPARATOR), row)
-    parser, builder = _parser()
-    text = LINE_SEPARATOR.join(lines)
-    with _parse_lock:
-        builder.on_line = on_line
-        try:
-            result: list[Line] = parser.parse(text)  # type: ignore[assignment]
-        except BasicSyntaxError:
-            raise
-        except UnexpectedToken as error:
-            raise _unexpected(error) from None
-        except UnexpectedInput as error:  # lark's other complaints (our scanner gives none)
-            place = max(error.line, 1), max(error.column, 1)
-            raise BasicSyntaxError("syntax error", line=place[0], column=place[1]) from None
-        finally:
-            builder.on_line = None
+def _build_line(number: int, statements: list[Tree[Token]]) -> nodes.Line:
+    children: list[Token | Tree[Token]] = [Token("LINE_NUMBER", str(number)), *statements]
+    tree = Tree("line", children)
+    result: nodes.Line = _BUILDER.transform(tree)
     return result
 
 
-def parse_line(text: str) -> Line:
-    """Typed nodes of one listing line (ATASCII as Latin-1 text)."""
-    lines = parse_listing([text])
-    if not lines:
-        raise error_at("line number expected", 0)
-    return lines[0]
+def _statement_tree(token: int, kept: list[syntax.Kept]) -> Tree[Token]:
+    rule = syntax.machine().statement_rules[token]
+    return Tree(
+        rule,
+        [
+            Token(item.terminal, item.value, start_pos=item.start, column=item.start + 1)
+            for item in kept
+        ],
+    )
 
 
-def _unexpected(error: UnexpectedToken) -> BasicSyntaxError:
-    token = error.token
-    row = token.line or 1
-    if token.type in ("NEWLINE", "$END"):
-        return BasicSyntaxError("unexpected end of line", line=row, column=token.column or 1)
-    spelling = str(token) if token.type not in ("ILET", "RAW") else token.type
-    if token.type == "STRING":
-        spelling = f'"{token}"'
-    return BasicSyntaxError(f"syntax error at {spelling!s}", line=row, column=token.column or 1)
+def read_line(text: bytes, variables: VariableTable, *, immediate: bool = False) -> ReadLine:
+    """Read one line (ATASCII, without its 0x9B) as ENTER does.
+
+    New variables go into ``variables`` (and come out again when the line has a
+    syntax error). ``immediate`` reads a command typed without a line number, as
+    the SAVE command at the end of a SAVE file. Raises :class:`BasicSyntaxError`
+    (line 0, the column set) for a line genuine BASIC does not store at all.
+    """
+    if len(text) > MAX_INPUT_LINE:
+        raise BasicSyntaxError(
+            f"line longer than {MAX_INPUT_LINE} characters (ENTER's limit)",
+            column=MAX_INPUT_LINE + 1,
+        )
+    if EOL in text:
+        raise BasicSyntaxError("$9B (end of line) inside a line", column=text.index(EOL) + 1)
+    line = text + bytes([EOL])
+    machine = syntax.machine()
+    start = syntax.skip_blanks(line, 0)
+    converted = bcd.afp(line, start)
+    if immediate:
+        if converted is not None and bcd.line_number(converted[0]) < IMMEDIATE:
+            raise BasicSyntaxError("a command must not start with a line number", column=1)
+        number, position = IMMEDIATE, 0
+    else:
+        if converted is None:
+            raise BasicSyntaxError(
+                "line number expected (a line without one is a command BASIC runs at once)",
+                column=start + 1,
+            )
+        number = bcd.line_number(converted[0])
+        position = converted[1]
+        if number >= IMMEDIATE:
+            raise BasicSyntaxError(
+                f"line number {number} is not in 0..32767 (BASIC would run the line at once)",
+                column=start + 1,
+            )
+    state = LineState(line, variables, position=syntax.skip_blanks(line, position), size=3)
+    first = state.position
+    if line[first] == EOL and not immediate:
+        return ReadLine(nodes.Line(number, ()))
+    names_before = len(variables)
+    statements: list[Tree[Token]] = []
+    try:
+        while True:
+            state.store(2)  # the statement's length byte and its token
+            state.position = syntax.skip_blanks(line, state.position)
+            token, state.position = syntax.search_statement(line, state.position)
+            state.position = syntax.skip_blanks(line, state.position)
+            result = syntax.read_statement(machine, token, state)
+            if result.kept is None:
+                variables.truncate(names_before)
+                return _error_line(line, number, first, state.furthest)
+            statements.append(_statement_tree(token, result.kept))
+            if not result.statements_follow and line[state.position - 1] == EOL:
+                break
+    except EnterStops:
+        variables.truncate(names_before)
+        raise
+    return ReadLine(_build_line(number, statements))
+
+
+def _error_line(line: bytes, number: int, first: int, furthest: int) -> ReadLine:
+    """The ERROR- line genuine BASIC stores: the text from the first statement on, the
+    character at ``furthest`` in inverse video (a blank for the end of the line)."""
+    marked = bytearray(line)
+    if marked[furthest] == EOL:
+        marked[furthest : furthest + 1] = b"\xa0\x9b"
+        shown = "the end of the line"
+    else:
+        shown = f'"{atascii.to_text(bytes([marked[furthest]]))}"'
+        marked[furthest] |= 0x80
+    raw = bytes(marked[first : marked.index(EOL, first)])
+    if 5 + len(raw) + 1 > syntax.MAX_LINE_BYTES:
+        raise EnterStops(
+            "line too long to be kept as an ERROR- line (genuine BASIC stops ENTER with ERROR 14)",
+            column=furthest + 1,
+        )
+    error = Tree("syntax_error", [Token("ERROR_TEXT", raw.decode("latin-1"))])
+    built = _build_line(number, [error])
+    return ReadLine(built, furthest + 1, f"syntax error at {shown}")
+
+
+def parse_line(text: str) -> nodes.Line:
+    """Typed nodes of one listing line (ATASCII as Latin-1 text); a syntax error raises."""
+    read = read_line(text.encode("latin-1"), VariableTable())
+    if read.error_column is not None:
+        raise BasicSyntaxError(read.error_reason, line=1, column=read.error_column)
+    return read.line
+
+
+_BUILDER: Final = LineBuilder()
+for _number, _keyword in enumerate(tokens.STATEMENTS):
+    _STATEMENT_TOKEN[syntax.statement_rule_name(_keyword)] = _number
+_STATEMENT_TOKEN["implied_let_statement"] = tokens.TOK_IMPLIED_LET
