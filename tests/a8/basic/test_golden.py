@@ -1,9 +1,12 @@
-"""The tokenizer and lister against golden files written by the real emulator.
+"""The tokenizer and lister against golden files written by the emulator's Altirra BASIC.
 
-The golden files (fixtures/golden, made by fixtures/regenerate.py) are what Altirra
-BASIC in atari800 wrote after ENTERing each corpus listing: the SAVE file and the
-LIST output. The only rewrite applied is Altirra's folding of a minus sign into the
-following constant (see oracle.as_atari_basic); everything else must match byte for byte.
+The reference is genuine Atari BASIC rev. C (test_revc_gold.py). The golden files here
+(fixtures/golden, made by fixtures/regenerate.py) are what Altirra BASIC 1.55 in
+atari800 wrote after ENTERing each corpus listing: the SAVE file and the LIST output.
+The corpus holds only lines where Altirra BASIC and rev. C agree (altirra.py lists
+where they do not; :func:`test_altirra_differences_follow_rev_c` checks our side), and
+Altirra's way of saving negative constants is rewritten the rev. C way
+(altirra.as_atari_basic); everything else must match byte for byte.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ import pytest
 
 from a8.basic import BasicSyntaxError, Encoding, atascii, list_program, tokenize
 from a8.basic.program import Program
-from tests.a8.basic.oracle import SAVE_COMMAND, as_atari_basic
+from tests.a8.basic.altirra import DIFFERENCES, Difference, as_atari_basic
+from tests.a8.basic.oracle import SAVE_COMMAND
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CORPUS = sorted((FIXTURES / "corpus").glob("*.lst"))
@@ -95,6 +99,16 @@ REJECTED = (FIXTURES / "rejected.lst").read_text().splitlines()
 
 @pytest.mark.parametrize("line", REJECTED)
 def test_lines_the_emulator_rejects_are_rejected(line: str) -> None:
-    """Each of these lines made ENTER print an error in the emulator (none was stored)."""
+    """Each of these lines made ENTER print an error in the emulator (none was stored);
+    rev. C rejects them too."""
     with pytest.raises(BasicSyntaxError, match=r"^R:1:\d+: "):
         tokenize(line + "\n", file="R")
+
+
+@pytest.mark.parametrize("difference", DIFFERENCES, ids=lambda d: d.line)
+def test_altirra_differences_follow_rev_c(difference: Difference) -> None:
+    if difference.revc is None:
+        with pytest.raises(BasicSyntaxError):
+            tokenize(difference.line + "\n")
+    else:
+        assert list_program(tokenize(difference.line + "\n")) == difference.revc + "\n"

@@ -34,7 +34,10 @@ from tests.a8.basic.programs import listings
         ("1E-98", "0f0100000000", "1E-98"),
         ("9.99999999E+97", "709999999990", "9.99999999E+97"),
         ("12345678901", "450123456789", "1.23456789E+10"),
-        ("0.99999999995", "3f9999999999", "0.9999999999"),
+        ("0.99999999995", "3f9999999990", "0.999999999"),
+        ("2147483647", "442147483640", "2147483640"),
+        ("-0", "800000000000", "-0E-<8"),
+        ("-1.5", "c00150000000", "-1.5"),
         ("1E-99", "000000000000", "0"),
         ("0.001", "3e1000000000", "1.0E-03"),
         ("0.0001", "3e0100000000", "1E-04"),
@@ -52,24 +55,64 @@ def test_bcd_too_large() -> None:
         bcd.parse("1E98")
 
 
-@pytest.mark.parametrize("text", ["1E0", "1E+0", "1E-00", ".", "E5"])
-def test_bcd_scanner_rejects(text: str) -> None:
-    end = bcd.literal_end(text, 0)
-    assert end is None or end < len(text)
+@pytest.mark.parametrize(
+    ("text", "end"),
+    [
+        ("1E0", 1),  # an exponent that adds up to zero is given back
+        ("1E+00", 1),
+        ("1E5X", 3),
+        ("1E123", 4),  # two exponent digits at most
+        ("1234567891E-1", 10),  # one dropped digit plus -1: given back, and 123456789
+        ("1.5.3", 3),
+        ("+.5", 3),
+        ("-5", 2),
+    ],
+)
+def test_bcd_where_the_os_routine_stops(text: str, end: int) -> None:
+    result = bcd.afp(text.encode() + b"\x9b", 0)
+    assert result is not None and result[1] == end
+
+
+def test_bcd_given_back_exponent_loses_the_dropped_digits() -> None:
+    result = bcd.afp(b"1234567891E-1\x9b", 0)
+    assert result is not None and bcd.format_number(result[0]) == "123456789"
+
+
+@pytest.mark.parametrize("text", [".", "E5", "+", "-.", ".E1", "1E98", "99999999999E88"])
+def test_bcd_no_number(text: str) -> None:
+    assert bcd.afp(text.encode() + b"\x9b", 0) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [("10", 10), ("10.5", 11), ("1E3", 1000), ("65535.5", 0), ("1E6", 323), ("-5", 1472),
+     ("-0", 128), ("70000", 66), ("32768", 32768)],
+)  # fmt: skip
+def test_line_numbers_as_basic_makes_them(text: str, number: int) -> None:
+    """Rounded; where the OS refuses, BASIC takes two bytes of its work register."""
+    result = bcd.afp(text.encode() + b"\x9b", 0)
+    assert result is not None and bcd.line_number(result[0]) == number
 
 
 @st.composite
 def bcd_values(draw: st.DrawFn) -> bytes:
-    exponent = draw(st.integers(bcd.MIN_EXPONENT, bcd.MAX_EXPONENT))
+    """A number the OS's conversion can produce: nine significant digits at most."""
+    exponent = draw(st.integers(0x0F, 0x70))
     pairs = [draw(st.integers(1, 99))] + [draw(st.integers(0, 99)) for _ in range(4)]
-    if exponent == bcd.MAX_EXPONENT:
-        pairs[0] = min(pairs[0], 99)
-    return bytes([exponent]) + bytes((p // 10) << 4 | p % 10 for p in pairs)
+    if pairs[0] >= 10:
+        pairs[4] -= pairs[4] % 10
+    sign = draw(st.sampled_from([0, 0x80]))
+    return bytes([exponent | sign]) + bytes((p // 10) << 4 | p % 10 for p in pairs)
 
 
 @given(bcd_values())
 def test_bcd_format_then_parse_is_identity(value: bytes) -> None:
     assert bcd.parse(bcd.format_number(value)) == value
+
+
+def test_bcd_integers_list_like_line_numbers() -> None:
+    for integer in (0, 1, 9, 10, 99, 100, 12345, 32767, 65535):
+        assert bcd.fasc(bcd.ifp(integer)) == str(integer).encode()
 
 
 # --------------------------------------------------------------------------- ATASCII
@@ -108,40 +151,76 @@ def _listing(program: bytes) -> str:
 
 
 @pytest.mark.parametrize(
-    ("line", "reason"),
+    ("line", "message"),
     [
-        ("10 PRINT :", "unexpected end of line"),
-        ("10 GOTO", "unexpected end of line"),
-        ("10 A=FRE", "'(' expected after FRE"),
-        ("10 A=SIN (1)", "'(' expected after SIN"),
-        ('10 PRINT "A" "B"', "syntax error"),
-        ("10 A$=B$+C$", "syntax error"),
-        ("10 ON A GO TO 10", "syntax error"),
-        ("10 A=1E98", "number too large"),
-        ("10 A=1E+0", "malformed number"),
-        ("10 print a", "unexpected character"),
-        ("32768 PRINT", "line number 32768"),
-        ("PRINT", "line number expected"),
-        ("10 A=1><2", "syntax error"),
-        ("10 GET #1,A$", "syntax error"),
-        ('10 A$(1,2,3)="X"', "syntax error"),
-        ("10 DIM A (2)", "syntax error"),
-        ("10 END 1", "syntax error"),
-        ('10 PRINT "{EOL}"', "X.LST:2:11: $9B (end of line) inside a line"),
-        ("10 REM {$9B}", "X.LST:2:8: $9B (end of line) inside a line"),
+        ("10 PRINT :", "11: syntax error at the end of the line"),  # no statement after ":"
+        ("10 GOTO", "8: syntax error at the end of the line"),
+        ("10 IF A THEN", "13: syntax error at the end of the line"),  # no statement after THEN
+        ('10 PRINT "A" "B"', '14: syntax error at """'),
+        ("10 A$=B$+C$", '9: syntax error at "+"'),
+        ("10 ON A GO TO 10", '9: syntax error at "G"'),
+        ("10 A=1E98", '6: syntax error at "1": a number from 1E98 up'),
+        ("10 A=1E+0", '7: syntax error at "E"'),  # 1, then "E+0"
+        ("10 print a", '4: syntax error at "p"'),
+        ("10 A=NOT NOT 1", '10: syntax error at "N"'),  # one unary operator at most
+        ("10 A=- -B", '8: syntax error at "-"'),
+        ("10 LET ASC$=1", '8: syntax error at "A"'),  # ASC$: a function name and "$"
+        ("10 A=1><2", '8: syntax error at "<"'),
+        ("10 GET #1,A$", '10: syntax error at ","'),  # marked where BASIC marks it
+        ('10 A$(1,2,3)="X"', '10: syntax error at ","'),
+        ("10 DIM A (2)", '9: syntax error at " "'),  # "(" must follow an array's name
+        ("10 END 1", '8: syntax error at "1"'),
+        ("32768 PRINT", "1: line number 32768 is not in 0..32767"),
+        ("PRINT", "1: line number expected"),
+        ('10 PRINT "{EOL}"', "11: $9B (end of line) inside a line"),
+        ("10 REM {$9B}", "8: $9B (end of line) inside a line"),
+        ('10 PRINT "{inv}↓{/inv}" X', '25: syntax error at "X"'),
     ],
 )
-def test_rejected_lines(line: str, reason: str) -> None:
+def test_rejected_lines(line: str, message: str) -> None:
     with pytest.raises(BasicSyntaxError) as caught:
         tokenize(f"5 REM\n{line}\n", file="X.LST")
-    assert str(caught.value).startswith("X.LST:2:")
-    assert reason in str(caught.value)
+    assert str(caught.value).startswith(f"X.LST:2:{message}")
+
+
+@pytest.mark.parametrize(
+    ("line", "listed"),
+    [
+        ("10 A=SIN (1)+PEEK  (2)", "10 A=SIN(1)+PEEK(2)"),  # blanks before a function's "("
+        ("10 A=FRE:ASC=5:? ASC", "10 A=FRE:ASC=5:? ASC"),  # function names as variables
+        ("10 SC=ASC:PEEKER=(PRINTER)", "10 SC=ASC:PEEKER=(PRINTER)"),
+        ("10 A=- -5:B=NOT -5", "10 A=--5:B= NOT -5"),  # the second sign is the constant's
+        ("10 A=-+5", "10 A=-5"),  # ... and a plus sign in a constant is not stored
+        ("10 A=- -0", "10 A=--0E-<8"),  # a negative zero, as genuine LIST prints it
+        ("10 A=2147483647:B=.64573602516", "10 A=2147483640:B=0.645736025"),  # 9 digits
+        ('10 LIST STR$(1)="1"', '10 LIST STR$(1)="1"'),
+        ("10 DIM :COM A(1),", "10 DIM :COM A(1),"),  # empty, trailing comma
+        ("10 A$ (1)=B$ (2,3)", "10 A$(1)=B$(2,3)"),  # a string's "(" may come after blanks
+        ("10 IF A THEN 20:PRINT", "10 IF A THEN 20:PRINT "),
+        ("10 A=1\x1bB=2", "10 A=1\x9bB=2"),  # ESC matches the end-of-line entry
+    ],
+)
+def test_lines_genuine_basic_accepts(line: str, listed: str) -> None:
+    raw = line.encode("latin-1").replace(b"\\x1b", b"\x1b")
+    program = tokenize(raw + b"\x9b", encoding=Encoding.ATASCII)
+    expected = listed.encode("latin-1").replace(b"\\x9b", b"\x9b") + b"\x9b"
+    assert list_program(program, encoding=Encoding.ATASCII) == expected
 
 
 def test_error_column() -> None:
     with pytest.raises(BasicSyntaxError) as caught:
         tokenize("10 PRINT A B\n", file="F")
-    assert str(caught.value) == "F:1:12: syntax error at B"
+    assert str(caught.value) == 'F:1:12: syntax error at "B"'
+
+
+def test_error_messages_spell_atascii_in_utf8() -> None:
+    """The character in a message is written as in UTF-8 listings, never raw."""
+    with pytest.raises(BasicSyntaxError) as caught:
+        tokenize(b"10 A=\x1d\x9b", file="F")
+    assert str(caught.value) == 'F:1:6: syntax error at "↓"'
+    with pytest.raises(BasicSyntaxError) as caught:
+        tokenize(b"10 A=\x9c\x9b", file="F")
+    assert str(caught.value) == 'F:1:6: syntax error at "{DELLINE}"'
 
 
 def test_error_column_counts_characters_of_the_utf8_text() -> None:
@@ -149,10 +228,10 @@ def test_error_column_counts_characters_of_the_utf8_text() -> None:
     written, in UTF-8 (26) and in ATASCII (15, the same line as bytes)."""
     with pytest.raises(BasicSyntaxError) as caught:
         tokenize('10 PRINT "{inv}AB{/inv}" X\n', file="F")
-    assert str(caught.value) == "F:1:26: syntax error at X"
+    assert str(caught.value) == 'F:1:26: syntax error at "X"'
     with pytest.raises(BasicSyntaxError) as caught:
         tokenize(b'10 PRINT "\xc1\xc2" X\x9b', file="F")
-    assert str(caught.value) == "F:1:15: syntax error at X"
+    assert str(caught.value) == 'F:1:15: syntax error at "X"'
     assert atascii.text_column("{inv}AB{/inv}C", 3) == 14
     assert atascii.text_column("AB", 3) == 3
 
@@ -171,6 +250,17 @@ def test_enter_semantics_replace_delete_and_order() -> None:
 
 def test_line_number_rounds_like_basic() -> None:
     assert _listing(tokenize("10.5 PRINT\n1E3 END\n")) == "11 PRINT \n1000 END \n"
+    assert _listing(tokenize("-5 END\n")) == "1472 END \n"  # as genuine BASIC does
+
+
+def test_keep_errors_stores_error_lines() -> None:
+    warnings: list[str] = []
+    program = tokenize("10 A=1\n20 B=\n", file="F", keep_errors=True, warn=warnings.append)
+    assert _listing(program) == "10 A=1\n20 ERROR-   B={inv} {/inv}\n"
+    assert warnings == [
+        "F:2:6: warning: syntax error at the end of the line; kept as an ERROR- line"
+    ]
+    assert Program.from_bytes(program).names == ("A",)  # B goes with its rejected line
 
 
 def test_too_many_variables() -> None:
@@ -180,7 +270,7 @@ def test_too_many_variables() -> None:
     lines = "".join(f"{n} V{n}=1\n" for n in range(1, 129)) + "129 PRINT 1;V1+ZZ\n"
     with pytest.raises(BasicSyntaxError) as caught:
         tokenize(lines, file="F")
-    assert str(caught.value) == "F:129:16: too many variables (at most 128)"  # at ZZ
+    assert str(caught.value).startswith("F:129:16: too many variables: ZZ would be the 129th")
 
 
 def test_input_line_limit_of_enter() -> None:
@@ -191,8 +281,23 @@ def test_input_line_limit_of_enter() -> None:
 
 def test_tokenized_line_too_long() -> None:
     with pytest.raises(BasicSyntaxError) as caught:
-        tokenize("1 REM\n10 A=" + "+".join(["1"] * 40) + "\n", file="F")
-    assert str(caught.value) == "F:2:1: line too long: more than 255 bytes tokenized"
+        tokenize("1 REM\n10 A=1:A=" + ":A=".join(["1"] * 40) + "\n", file="F")
+    assert str(caught.value).startswith("F:2:")
+    assert "line too long: its tokens pass 255 bytes" in str(caught.value)
+
+
+def test_statement_too_complex() -> None:
+    """A chain of 21 operators takes more than the 63 levels of the syntax stack."""
+    tokenize("10 A=" + "+".join(["1"] * 20) + "\n")
+    with pytest.raises(BasicSyntaxError, match="statement too complex"):
+        tokenize("10 A=" + "+".join(["1"] * 21) + "\n")
+
+
+def test_program_larger_than_64_kb_names_the_line() -> None:
+    lines = "".join(f"{n} REM {'X' * 240}\n" for n in range(1, 300))
+    with pytest.raises(BasicSyntaxError) as caught:
+        tokenize(lines, file="BIG")
+    assert str(caught.value).startswith("BIG:266:1: program larger than 64 KB")
 
 
 def test_abbreviations_and_prefix_matching() -> None:
@@ -276,7 +381,7 @@ def test_cli_error_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[
     program = tmp_path / "BAD.BAS"
     assert main(["tokenize", str(listing), "-o", str(program)]) == 1
     assert not program.exists()
-    assert capsys.readouterr().err.strip() == f"{listing}:2:8: unexpected end of line"
+    assert capsys.readouterr().err.strip() == f"{listing}:2:8: syntax error at the end of the line"
 
 
 def test_cli_corrupt_program(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -298,7 +403,38 @@ def _with_line(data: bytes) -> bytes:
 def test_list_syntax_error_line() -> None:
     text = b"PRINT (\x9b"
     line = b"\x0a\x00" + bytes([5 + len(text), 5 + len(text), 0x37]) + text
-    assert list_program(_with_line(line)) == "10 ERROR- PRINT (\n"
+    assert list_program(_with_line(line)) == "10 ERROR-   PRINT (\n"
+
+
+def test_list_line_without_end_of_line_runs_into_the_next() -> None:
+    """LIST ends a line with the end-of-line token; a line without one (from another
+    tool) runs into the next, as it does on the Atari."""
+    line = bytes.fromhex("0a00 06 06 07 1b".replace(" ", ""))  # IF THEN, no end token
+    assert list_program(_with_line(line)) == "10 IF  THEN "
+
+
+def test_list_turbo_basic_program_says_what_it_is() -> None:
+    line = bytes.fromhex("0a00 0c 0c 38 0e 40 01 00 00 00 00".replace(" ", ""))
+    with pytest.raises(CorruptProgramError) as caught:
+        list_program(_with_line(line), file="TB.BAS")
+    message = str(caught.value)
+    assert message.startswith("TB.BAS: byte ") and "Turbo-BASIC XL program (DPOKE)" in message
+
+
+def test_list_warns_of_a_line_enter_cannot_read_back() -> None:
+    """A listed line longer than 254 characters: genuine BASIC lists it, and ENTER
+    refuses it (its record is 255 bytes with the 0x9B). An ERROR- line lists 9
+    characters longer than it was typed."""
+    warnings: list[str] = []
+    short = tokenize("10 )" + "X" * 240 + "\n", keep_errors=True)
+    list_program(short, file="P", warn=warnings.append)
+    assert warnings == []
+    long = tokenize("10 )" + "X" * 248 + "\n", keep_errors=True)
+    list_program(long, file="P", warn=warnings.append)
+    assert warnings == [
+        "P: line 10 lists as 261 characters; ENTER reads at most 254, so the listing "
+        "cannot be read back as it is"
+    ]
 
 
 def test_list_folded_negative_constant() -> None:
@@ -342,23 +478,19 @@ _SAMPLE = tokenize("10 PRINT A;B$:GOTO 10\n20 IF A THEN C(1)=2\n")
     ("damage", "message"),
     [
         (lambda p: p[:10], "X.BAS: byte 10: too short for the 14-byte header"),
-        (lambda p: p[:-1], f"X.BAS: byte {len(_SAMPLE) - 1}: truncated: the header promises"),
-        (lambda p: _set_header_word(p, 1, 0x200), "X.BAS: byte 0: not an Atari BASIC SAVE"),
-        (lambda p: _set_header_word(p, 2, 0xFF), "X.BAS: byte 4: header: VNTD is below VNTP"),
-        (
-            lambda p: _set_header_word(p, 4, _header_word(p, 4) + 1),
-            "X.BAS: byte 8: header: the variable value table is not a multiple of 8",
-        ),
+        (lambda p: p[:-1], f"X.BAS: byte {len(_SAMPLE) - 1}: truncated: LOAD reads"),
+        (lambda p: b"\x01" + p[1:], "X.BAS: byte 0: not an Atari BASIC SAVE"),
+        (lambda p: _set_header_word(p, 2, 0xFF), "X.BAS: byte 4: header: VNTD is outside"),
         (
             lambda p: _set_header_word(p, 6, 0xFFFF),
             "X.BAS: byte ",  # STARP far past the end of the file
         ),
         (
             lambda p: _set_header_word(p, 5, _header_word(p, 6) + 1),
-            "X.BAS: byte 12: header: STARP is below STMCUR",
+            "X.BAS: byte 10: header: STMCUR is outside",
         ),
     ],
-    ids=["short", "truncated", "vntp", "vntd", "vvt-size", "starp-out", "stmcur-out"],
+    ids=["short", "truncated", "lomem", "vntd", "starp-out", "stmcur-out"],
 )
 def test_bad_headers_are_reported(damage: object, message: str) -> None:
     broken = damage(_SAMPLE)  # type: ignore[operator]
@@ -380,27 +512,35 @@ def test_corrupt_line_names_the_byte_in_the_file() -> None:
     """The offset in the message is the bad byte's offset in the file, not in the line."""
     broken = bytearray(_SAMPLE)
     at = _statement_token_offset(_SAMPLE, 20) + 2  # after IF: the token of the variable A
-    broken[at] = 0x11  # no such token
+    broken[at] = 0xFF  # a variable the name table does not have
     with pytest.raises(CorruptProgramError) as caught:
         list_program(bytes(broken), file="X.BAS")
-    assert str(caught.value) == f"X.BAS: byte {at}: line 20: unknown token $11"
+    assert str(caught.value) == f"X.BAS: byte {at}: line 20: variable $FF is not in the name table"
 
 
-def test_number_with_a_non_decimal_digit() -> None:
-    program = tokenize("10 PRINT 1\n")
-    at = program.index(bytes.fromhex("0e400100000000")) + 1
-    broken = program[: at + 1] + b"\x0a" + program[at + 2 :]
-    with pytest.raises(CorruptProgramError) as caught:
-        list_program(broken, file="X.BAS")
-    assert str(caught.value) == f"X.BAS: byte {at}: line 10: not a BCD number: 40 0a 00 00 00 00"
+def test_odd_tokens_list_as_genuine_list_prints_them() -> None:
+    """Token 0x11 has an unprintable name; a non-decimal digit prints as the OS's
+    conversion makes it (a digit value plus "0")."""
+    line = bytes.fromhex("0a00 0e 0e 20 11 0e 40 0a 00 00 00 00 16".replace(" ", ""))
+    assert list_program(_with_line(line), encoding=Encoding.ATASCII) == b"10 PRINT :\x9b"
 
 
-def test_line_chain_out_of_order() -> None:
+def test_relocated_program_lists_the_same() -> None:
+    """LOAD places the tables by the header's VNTP: a file written with VNTP $0130
+    (and the bytes that rev. B adds at the end) lists like the usual one."""
+    shift = 0x30
+    words = [_header_word(_SAMPLE, index) + (shift if index else 0) for index in range(7)]
+    relocated = b"".join(word.to_bytes(2, "little") for word in words) + _SAMPLE[14:]
+    relocated += bytes(shift)  # LOAD reads STARP - 0x100 bytes: the trailing ones too
+    assert list_program(relocated) == list_program(_SAMPLE)
+    assert list_program(_SAMPLE + b"\x00" * 64) == list_program(_SAMPLE)
+
+
+def test_line_chain_out_of_order_lists_in_chain_order() -> None:
     program = bytearray(tokenize("10 PRINT 1\n20 PRINT 2\n"))
     first = _statement_token_offset(bytes(program), 20) - 4
     program[first : first + 2] = (5).to_bytes(2, "little")
-    with pytest.raises(CorruptProgramError, match=rf"^P: byte {first}: line 5 follows line 10$"):
-        list_program(bytes(program), file="P")
+    assert list_program(bytes(program)) == "10 PRINT 1\n5 PRINT 2\n"
 
 
 # --------------------------------------------------------------- CLI fuzzing
@@ -504,7 +644,8 @@ def test_cli_list_error_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFix
     ("command", "message"),
     [
         ("   ", "save command:1:1: no statement"),
-        ("PRINT (", "save command:1:8: unexpected end of line"),
+        ("PRINT (", "save command:1:8: syntax error at the end of the line"),
+        ('SAVE "中"', "save command:1:7: character '中' (U+4E2D) has no ATASCII spelling"),
     ],
 )
 def test_bad_save_command(
@@ -528,7 +669,18 @@ def test_longest_string_constant() -> None:
     assert _listing(program) == '10 A$="' + "S" * 245 + '"\n'
     with pytest.raises(BasicSyntaxError) as caught:
         tokenize('10 A$="' + "S" * 246 + '"\n', file="F")
-    assert str(caught.value) == "F:1:1: line too long: more than 255 bytes tokenized"
+    assert str(caught.value).startswith("F:1:255: line too long: its tokens pass 255 bytes")
+
+
+def test_save_command_in_the_utf8_spelling(tmp_path: Path) -> None:
+    listing = tmp_path / "ok.lst"
+    listing.write_text("10 A=1\n")
+    out = tmp_path / "OK.BAS"
+    assert (
+        main(["tokenize", str(listing), "-o", str(out), "--save-command", 'SAVE "♥{inv}A{/inv}"'])
+        == 0
+    )
+    assert Program.from_bytes(out.read_bytes()).immediate.endswith(b"\x00\xc1\x16")
 
 
 def test_string_node_longer_than_its_length_byte() -> None:

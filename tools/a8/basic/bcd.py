@@ -53,7 +53,7 @@ def _is_digit(byte: int) -> bool:
     return 0x30 <= byte <= 0x39
 
 
-def _valid_start(text: bytes, at: int) -> bool:
+def is_number_start(text: bytes, at: int) -> bool:
     """The OS's test before converting: a digit, or ``.`` / ``+`` / ``-`` (``+.``,
     ``-.``) followed by a digit."""
     first = _byte(text, at)
@@ -81,7 +81,7 @@ def afp(text: bytes, start: int) -> tuple[bytes, int] | None:
     at = start
     while _byte(text, at) == 0x20:
         at += 1
-    if not _valid_start(text, at):
+    if not is_number_start(text, at):
         return None
     mantissa = 0  # up to ten decimal digits
     exponent = 0  # EEXP: dropped integer digits, then the exponent (8 bits)
@@ -117,7 +117,7 @@ def afp(text: bytes, start: int) -> tuple[bytes, int] | None:
             elif byte == ord("-"):
                 negative = True
                 first_character = False
-            else:  # cannot happen after _valid_start; the OS would take it as a sign
+            else:  # cannot happen after is_number_start; the OS would take it as a sign
                 negative = True
                 step = "point"
             continue

@@ -36,6 +36,12 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         default=None,
         help='immediate line stored at the end (default: SAVE "D:<OUTPUT NAME>")',
     )
+    tokenize_parser.add_argument(
+        "--keep-errors",
+        action="store_true",
+        help="store lines BASIC rejects as ERROR- lines, as genuine BASIC does "
+        "(a warning each); default: refuse them",
+    )
     tokenize_parser.set_defaults(handler=_tokenize)
 
     list_parser = subparsers.add_parser(
@@ -52,6 +58,10 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="utf8: text with LF line ends; atascii: bytes with 0x9B line ends",
     )
     list_parser.set_defaults(handler=_list)
+
+
+def _warn(message: str) -> None:
+    print(message, file=sys.stderr)
 
 
 def _read(path: Path) -> bytes:
@@ -74,7 +84,14 @@ def _tokenize(args: argparse.Namespace) -> int:
     data = _read(args.listing)
     encoding = None if args.encoding == "auto" else Encoding(args.encoding)
     command = args.save_command or _default_save_command(args.output)
-    program = tokenize(data, encoding=encoding, file=str(args.listing), save_command=command)
+    program = tokenize(
+        data,
+        encoding=encoding,
+        file=str(args.listing),
+        save_command=command,
+        keep_errors=args.keep_errors,
+        warn=_warn,
+    )
     write_atomically(args.output, program)
     return 0
 
@@ -82,7 +99,7 @@ def _tokenize(args: argparse.Namespace) -> int:
 def _list(args: argparse.Namespace) -> int:
     data = _read(args.program)
     encoding = Encoding(args.encoding)
-    listing = list_program(data, file=str(args.program), encoding=encoding)
+    listing = list_program(data, file=str(args.program), encoding=encoding, warn=_warn)
     raw = listing if isinstance(listing, bytes) else listing.encode("utf-8")
     write_atomically(args.output if args.output is not None else STDOUT, raw)
     return 0

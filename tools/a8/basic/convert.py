@@ -19,7 +19,7 @@ from typing import Final
 from a8.basic import atascii
 from a8.basic.atascii import Encoding
 from a8.basic.encoder import encode_line
-from a8.basic.errors import BasicSyntaxError, EncodingError
+from a8.basic.errors import BasicSyntaxError
 from a8.basic.lister import list_program_lines
 from a8.basic.program import VALUE_SIZE, VNTP_ADDRESS, Program, ProgramLine
 from a8.basic.syntax import VariableTable
@@ -83,11 +83,9 @@ def tokenize(
 
 
 def _command_bytes(command: str) -> bytes:
-    """The ATASCII bytes of a command given in the UTF-8 spelling of listings."""
-    try:
-        return atascii.from_text(command, where="save command:1")
-    except EncodingError as error:
-        raise BasicSyntaxError(str(error).split(": ", 2)[-1], file="save command", line=1) from None
+    """The ATASCII bytes of a command given in the UTF-8 spelling of listings (a
+    character with no ATASCII spelling is an :class:`EncodingError` naming its column)."""
+    return atascii.from_text(command, where="save command:1")
 
 
 #: Called with the listing line, the column and the reason of each rejected line kept.

@@ -153,7 +153,7 @@ def read_line(text: bytes, variables: VariableTable, *, immediate: bool = False)
             )
     state = LineState(line, variables, position=syntax.skip_blanks(line, position), size=3)
     first = state.position
-    if line[first] == EOL and not immediate:
+    if line[first] == EOL:  # a line number alone deletes the line; no command: nothing
         return ReadLine(nodes.Line(number, ()))
     names_before = len(variables)
     statements: list[Tree[Token]] = []
@@ -185,6 +185,8 @@ def _error_line(line: bytes, number: int, first: int, furthest: int) -> ReadLine
         shown = "the end of the line"
     else:
         shown = f'"{atascii.to_text(bytes([marked[furthest]]))}"'
+        if bcd.is_number_start(line, furthest) and bcd.afp(line, furthest) is None:
+            shown += ": a number from 1E98 up"
         marked[furthest] |= 0x80
     raw = bytes(marked[first : marked.index(EOL, first)])
     if 5 + len(raw) + 1 > syntax.MAX_LINE_BYTES:
