@@ -81,6 +81,11 @@ def afp(text: bytes, start: int) -> tuple[bytes, int] | None:
     at = start
     while _byte(text, at) == 0x20:
         at += 1
+    end = at
+    while _is_digit(_byte(text, end)):
+        end += 1
+    if end > at and _byte(text, end) not in b".E" and end - at <= 9:
+        return _integer(int(text[at:end])), end  # the common case, exact
     if not is_number_start(text, at):
         return None
     mantissa = 0  # up to ten decimal digits
@@ -172,6 +177,14 @@ def afp(text: bytes, start: int) -> tuple[bytes, int] | None:
     if negative:
         value = bytes([value[0] | 0x80]) + value[1:]
     return value, at
+
+
+@lru_cache(maxsize=4096)
+def _integer(value: int) -> bytes:
+    """What :func:`afp` makes of up to nine digits alone: the integer, exactly."""
+    result = _normalize(BIAS + 4, value)
+    assert result is not None  # below 1E9
+    return result
 
 
 def _mantissa_bytes(mantissa: int) -> list[int]:

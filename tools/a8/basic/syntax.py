@@ -301,65 +301,116 @@ class Machine:
         lark = Lark(grammar, parser=None, lexer="basic", start=statements)
         alternatives: dict[str, list[list[tuple[bool, str]]]] = {}
         for rule in sorted(lark.rules, key=lambda rule: rule.order):
-            items = [(symbol.is_term, symbol.name) for symbol in rule.expansion]
-            alternatives.setdefault(rule.origin.name, []).append(items)
-        self.rules: dict[str, Matcher] = {}
-        for name, alts in alternatives.items():
-            self.rules[name] = self._rule(alts)
+            items = [(symbol.is_term, str(symbol.name)) for symbol in rule.expansion]
+            alternatives.setdefault(str(rule.origin.name), []).append(items)
         expected = [statement_rule_name(keyword) for keyword in tokens.STATEMENTS]
         expected.append("implied_let_statement")
         if statements != expected:
             raise ValueError(f"atari_basic.lark: statement rules must be {expected}")
+        # Each rule calls the others' matchers directly: compile every rule with its
+        # calls left as names, then put the matchers in their place.
+        pending: list[list[Matcher | str]] = []
+        self.rules: dict[str, Matcher] = {
+            name: _compile_rule(alts, pending) for name, alts in alternatives.items()
+        }
+        for sequence in pending:
+            for index, item in enumerate(sequence):
+                if isinstance(item, str):
+                    sequence[index] = self.rules[item]
         #: The syntax of each statement token.
         self.statements: tuple[Matcher, ...] = tuple(self.rules[name] for name in statements)
         self.statement_rules: tuple[str, ...] = tuple(statements)
 
-    def _rule(self, alternatives: list[list[tuple[bool, str]]]) -> Matcher:
-        rules = self.rules
-        compiled: list[list[Matcher]] = []
-        for items in alternatives:
-            compiled.append(
-                [
-                    _terminal(name) if is_terminal else _call(rules, name)
-                    for is_terminal, name in items
-                ]
-            )
-        last = len(compiled) - 1
 
-        def rule(state: LineState) -> bool:
-            start, size, kept = state.position, state.size, len(state.kept)
-            for number, sequence in enumerate(compiled):
-                for item in sequence:
-                    if not item(state):
-                        break
-                else:
-                    return True
-                if number < last:  # the ROM's OR: note how far, then go back
-                    if state.position > state.furthest:
-                        state.furthest = state.position
-                    state.position, state.size = start, size
-                    del state.kept[kept:]
-            return False
-
-        return rule
+def _too_complex(state: LineState) -> EnterStops:
+    return EnterStops(
+        "statement too complex: it nests more than the 63 levels genuine BASIC's syntax "
+        "stack holds (it stops ENTER with ERROR 14)",
+        column=state.position + 1,
+    )
 
 
-def _call(rules: dict[str, Matcher], name: str) -> Matcher:
-    """A rule called from another: one level on the machine's stack."""
+def _compile_rule(alternatives: list[list[tuple[bool, str]]], pending: list[list[Matcher | str]]) -> Matcher:
+    """A rule's matcher. Called, it takes a level of the machine's stack (the
+    statement's own rule runs at level 0). ``pending`` receives the item lists whose
+    rule names the machine replaces with matchers once all are compiled."""
+    if all(len(items) == 1 and items[0][0] and items[0][1] in TERMINALS for items in alternatives):
+        names = [items[0][1] for items in alternatives]
+        if all(TERMINALS[name].skips_blanks for name in names):
+            return _terminal_choice(names)
+    compiled: list[list[Matcher | str]] = []
+    for items in alternatives:
+        sequence: list[Matcher | str] = [
+            _terminal(name) if is_terminal else name for is_terminal, name in items
+        ]
+        compiled.append(sequence)
+        pending.append(sequence)
+    last = len(compiled) - 1
 
-    def call(state: LineState) -> bool:
-        state.depth += 1
-        if state.depth >= MAX_DEPTH:
-            raise EnterStops(
-                "statement too complex: it nests more than the 63 levels genuine BASIC's "
-                "syntax stack holds (it stops ENTER with ERROR 14)",
-                column=state.position + 1,
-            )
-        matched = rules[name](state)
-        state.depth -= 1
-        return matched
+    def rule(state: LineState) -> bool:
+        depth = state.depth = state.depth + 1
+        if depth >= MAX_DEPTH:
+            raise _too_complex(state)
+        start, size, kept = state.position, state.size, len(state.kept)
+        for number, sequence in enumerate(compiled):
+            for item in sequence:
+                if not item(state):  # type: ignore[operator]
+                    break
+            else:
+                state.depth = depth - 1
+                return True
+            if number < last:  # the ROM's OR: note how far, then go back
+                if state.position > state.furthest:
+                    state.furthest = state.position
+                state.position, state.size = start, size
+                del state.kept[kept:]
+        state.depth = depth - 1
+        return False
 
-    return call
+    return rule
+
+
+def _terminal_choice(names: list[str]) -> Matcher:
+    """A rule whose alternatives are single operator-table words (``eos``, ``operator``
+    ...). One search decides it, since at most one of them can be the first entry
+    found; a failure notes the position after the blanks as the ROM's ORs do."""
+    stored: dict[int, tuple[str, int | None]] = {}
+    for name in names:
+        wanted, stores, _ = TERMINALS[name]
+        if wanted == ANY_NUMERIC_FUNCTION:
+            for token in range(wanted, tokens.LAST_TOKEN + 1):
+                stored.setdefault(token, (name, stores))
+        else:
+            stored.setdefault(wanted, (name, stores))
+    alternatives = len(names) > 1
+
+    def choice(state: LineState) -> bool:
+        depth = state.depth + 1
+        if depth >= MAX_DEPTH:
+            raise _too_complex(state)
+        text = state.text
+        at = state.position
+        while text[at] == BLANK:
+            at += 1
+        state.position = at
+        found = state.operator_at(at)
+        if found is not None and found[0] in stored:
+            token, end = found
+            state.store()
+            state.kept.append(Kept(stored[token][0], _SPELLING[token], at))
+            state.position = end
+            return True
+        if alternatives and at > state.furthest:
+            state.furthest = at
+        return False
+
+    return choice
+
+
+_SPELLING: Final = {
+    token: tokens.operator_name(token).decode("latin-1")
+    for token in range(tokens.FIRST_OPERATOR, tokens.LAST_TOKEN + 1)
+}
 
 
 def statement_rule_name(keyword: str) -> str:
@@ -401,8 +452,7 @@ def _operator_terminal(name: str, terminal: Terminal) -> Matcher:
         if token != wanted and not (wanted == ANY_NUMERIC_FUNCTION and token >= wanted):
             return False
         state.store()
-        spelling = tokens.operator_name(token).decode("latin-1")
-        state.kept.append(Kept(name, spelling, at))
+        state.kept.append(Kept(name, _SPELLING[token], at))
         state.position = end
         return True
 
@@ -509,7 +559,7 @@ def read_statement(machine: Machine, token: int, state: LineState) -> StatementR
     """Run the syntax of statement ``token`` from ``state.position`` (the keyword
     and the blanks after it already read)."""
     state.kept = []
-    state.depth = 0
+    state.depth = -1  # the statement's rule runs at level 0
     try:
         matched = machine.statements[token](state)
     except _StatementsFollow:
