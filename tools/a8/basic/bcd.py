@@ -22,8 +22,7 @@ revc-gold):
 * :func:`fasc` (float to ASCII) prints plain notation from 0.01 to 9999999999 and
   scientific notation elsewhere; a negative zero (which :func:`afp` makes from ``-0``)
   comes out as ``-0E-<8``, exactly as genuine LIST prints it.
-* :func:`line_number` converts a line number the way ENTER does, including what BASIC
-  makes of a value the float-to-integer routine refuses.
+* :func:`line_number` converts a line number the way ENTER does (rounded, 16 bits).
 """
 
 from __future__ import annotations
@@ -335,19 +334,12 @@ def ifp(integer: int) -> bytes:
     return value
 
 
-def line_number(value: bytes) -> int:
-    """The line number ENTER makes of a number: the OS's float-to-integer conversion
-    (rounded), as a 16-bit value; BASIC takes 32768 and up as "no line number".
-
-    When the OS refuses (a negative number, or 65536 and above), BASIC does not check
-    and uses the first two bytes of the OS's work register as the line number: ``-5``
-    becomes line 1472, ``1E6`` line 323. That is what this returns too.
-    """
-    register = bytearray(value)
-    result = _float_to_integer(register)
-    if result is None:
-        return register[0] | register[1] << 8
-    return result
+def line_number(value: bytes) -> int | None:
+    """The line number ENTER makes of a number: the OS's float-to-integer conversion,
+    rounded (65535.5 wraps round to 0, as in the OS), or None where the OS refuses
+    (a negative number, 65536 and above): BASIC then stops with ERROR 3. BASIC takes
+    32768 and up as "no line number"."""
+    return _float_to_integer(bytearray(value))
 
 
 def _float_to_integer(register: bytearray) -> int | None:

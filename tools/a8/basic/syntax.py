@@ -330,7 +330,9 @@ def _too_complex(state: LineState) -> EnterStops:
     )
 
 
-def _compile_rule(alternatives: list[list[tuple[bool, str]]], pending: list[list[Matcher | str]]) -> Matcher:
+def _compile_rule(
+    alternatives: list[list[tuple[bool, str]]], pending: list[list[Matcher | str]]
+) -> Matcher:
     """A rule's matcher. Called, it takes a level of the machine's stack (the
     statement's own rule runs at level 0). ``pending`` receives the item lists whose
     rule names the machine replaces with matchers once all are compiled."""

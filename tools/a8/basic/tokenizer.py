@@ -134,17 +134,23 @@ def read_line(text: bytes, variables: VariableTable, *, immediate: bool = False)
     machine = syntax.machine()
     start = syntax.skip_blanks(line, 0)
     converted = bcd.afp(line, start)
+    number = None if converted is None else bcd.line_number(converted[0])
+    if converted is not None and number is None:
+        raise EnterStops(
+            f"line number {bcd.format_number(converted[0])} is not in 0..65535 (genuine "
+            "BASIC stops ENTER with ERROR 3)",
+            column=start + 1,
+        )
     if immediate:
-        if converted is not None and bcd.line_number(converted[0]) < IMMEDIATE:
+        if number is not None and number < IMMEDIATE:
             raise BasicSyntaxError("a command must not start with a line number", column=1)
         number, position = IMMEDIATE, 0
     else:
-        if converted is None:
+        if converted is None or number is None:
             raise BasicSyntaxError(
                 "line number expected (a line without one is a command BASIC runs at once)",
                 column=start + 1,
             )
-        number = bcd.line_number(converted[0])
         position = converted[1]
         if number >= IMMEDIATE:
             raise BasicSyntaxError(
