@@ -14,6 +14,7 @@ it, an ``ERROR-`` line, and reported as a warning.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Final
 
 from a8.basic import atascii
@@ -117,8 +118,13 @@ def build_program(
                 raise BasicSyntaxError(
                     read.error_reason, file=file, line=row, column=read.error_column
                 )
+            reason = read.error_reason
+            if read.listed_error is not None:  # LIST's form of an ERROR- line: put it back
+                read = replace(read, line=read.listed_error)
+                encoded = encode_line(read.line, variables)
+                reason = "an ERROR- line as LIST prints it"
             if on_error is not None:
-                on_error(row, read.error_column, read.error_reason)
+                on_error(row, read.error_column or 1, reason)
         number = read.line.number
         line_bytes -= len(numbered.pop(number, b""))
         if read.line.statements:
@@ -176,7 +182,7 @@ def list_program(
             longest = max(len(record) for record in text.split(b"\x9b"))
             if longest > MAX_INPUT_LINE:
                 warn(
-                    f"{file}: line {number} lists as {longest} characters; ENTER reads at "
+                    f"{file}: warning: line {number} lists as {longest} characters; ENTER reads at "
                     f"most {MAX_INPUT_LINE}, so the listing cannot be read back as it is"
                 )
     raw = b"".join(text for _, text in listed)

@@ -25,7 +25,7 @@ tree into :mod:`a8.basic.nodes`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from lark import Token, Transformer, Tree
@@ -38,6 +38,8 @@ from a8.basic.syntax import EOL, EnterStops, LineState, VariableTable
 IMMEDIATE: Final = 0x8000
 #: ENTER reads a line as one record of at most 255 bytes, the 0x9B included.
 MAX_INPUT_LINE: Final = 254
+#: How LIST begins an ERROR- line after its number: the name and three blanks.
+LISTED_ERROR_PREFIX: Final = (tokens.SYNTAX_ERROR_NAME + " ").encode("ascii")
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,10 @@ class ReadLine:
     line: nodes.Line
     error_column: int | None = None
     error_reason: str = ""
+    #: For a rejected line that is an ERROR- line as LIST prints it (``ERROR-``, three
+    #: blanks, the stored text): that ERROR- line, so that ``--keep-errors`` can put it
+    #: back as it was (genuine ENTER would wrap it in a new ERROR- line).
+    listed_error: nodes.Line | None = None
 
 
 class LineBuilder(Transformer[Token, Any]):
@@ -172,7 +178,13 @@ def read_line(text: bytes, variables: VariableTable, *, immediate: bool = False)
             result = syntax.read_statement(machine, token, state)
             if result.kept is None:
                 variables.truncate(names_before)
-                return _error_line(line, number, first, state.furthest)
+                read = _error_line(line, number, first, state.furthest)
+                listed = LISTED_ERROR_PREFIX
+                if line.startswith(listed, first) and len(line) - first - len(listed) <= 250:
+                    text = line[first + len(listed) : -1].decode("latin-1")
+                    tree = Tree("syntax_error", [Token("ERROR_TEXT", text)])
+                    return replace(read, listed_error=_build_line(number, [tree]))
+                return read
             statements.append(_statement_tree(token, result.kept))
             if not result.statements_follow and line[state.position - 1] == EOL:
                 break
