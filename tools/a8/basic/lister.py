@@ -54,19 +54,40 @@ def _statement_name(token: int) -> bytes:
     return tokens.STATEMENTS[token].encode("ascii")
 
 
+def variable_name(names: tuple[str, ...], after_names: bytes, number: int) -> bytes | None:
+    """The name LIST finds for variable ``number``: it counts names from the start of
+    the name table, and past its end goes on counting in the bytes after it (a
+    name ends with a byte that has bit 7 set). Seven-bit characters; None when the
+    count runs past ``after_names``."""
+    if number < len(names):
+        return names[number].encode("latin-1")
+    start = 0
+    for _ in range(number - len(names)):
+        end = next((at for at in range(start, len(after_names)) if after_names[at] & 0x80), None)
+        if end is None:
+            return None
+        start = end + 1
+    end = next((at for at in range(start, len(after_names)) if after_names[at] & 0x80), None)
+    if end is None:
+        return None
+    return bytes(byte & 0x7F for byte in after_names[start : end + 1])
+
+
 def list_line(
     line: ProgramLine,
     names: tuple[str, ...],
     *,
     following: bytes = b"",
+    after_names: bytes = b"",
     fail: Callable[[str, int], CorruptProgramError] | None = None,
 ) -> bytes:
     """What LIST prints for a tokenized line (ATASCII; normally ending with 0x9B).
 
     ``following`` are the bytes after the line in the program (LIST reads a numeric
-    constant's six bytes even past the end of its statement); ``fail`` makes the
-    error for a token LIST cannot print sensibly, given the reason and the offset in
-    the line.
+    constant's six bytes even past the end of its statement); ``after_names`` the
+    bytes after the variable name table (see :func:`variable_name`); ``fail`` makes
+    the error for a token LIST cannot print sensibly, given the reason and the offset
+    in the line.
     """
 
     def stop(reason: str, at: int) -> CorruptProgramError:
@@ -81,7 +102,7 @@ def list_line(
     position = 3
     while True:
         end = data[position]
-        _list_statement(data, memory, position + 1, end, names, out, stop)
+        _list_statement(data, memory, position + 1, end, (names, after_names), out, stop)
         position = end
         if position >= length:
             return bytes(out)
@@ -92,7 +113,7 @@ def _list_statement(
     memory: bytes,
     index: int,
     end: int,
-    names: tuple[str, ...],
+    names: tuple[tuple[str, ...], bytes],
     out: bytearray,
     stop: Callable[[str, int], CorruptProgramError],
 ) -> None:
@@ -117,10 +138,9 @@ def _list_statement(
             index += 1
             token = token_at(index)
             if token >= tokens.FIRST_VARIABLE_TOKEN:
-                number = token - tokens.FIRST_VARIABLE_TOKEN
-                if number >= len(names):
+                name = variable_name(*names, token - tokens.FIRST_VARIABLE_TOKEN)
+                if name is None:
                     raise stop(f"variable ${token:02X} is not in the name table", index)
-                name = names[number].encode("latin-1")
                 out += _printed(name)
                 if name.endswith(b"("):  # the array's "(" token is not printed
                     index += 1
@@ -163,7 +183,13 @@ def list_program_lines(program: Program, *, file: str = "<program>") -> list[tup
     for line in program.lines:
         size = len(line.data)
         fail = _locator(file, line.number, start + at)
-        text = list_line(line, program.names, following=table[at + size :], fail=fail)
+        text = list_line(
+            line,
+            program.names,
+            following=table[at + size :],
+            after_names=program.after_names,
+            fail=fail,
+        )
         listed.append((line.number, text))
         at += size
     return listed

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from a8.basic.errors import CorruptProgramError
@@ -72,6 +72,12 @@ class Program:
     values: tuple[bytes, ...]
     lines: tuple[ProgramLine, ...]
     immediate: bytes
+    #: For a program read from a file: the bytes after the name table's last name (its
+    #: 00, the values, the lines ...), where LIST goes on looking for a variable whose
+    #: number is past the table (programs "protected" that way list garbage names).
+    after_names: bytes = field(default=b"", compare=False)
+    #: For a program read from a file: where its statement table starts in the file.
+    statements_at: int | None = field(default=None, compare=False)
 
     @classmethod
     def fresh(cls, names: list[str], lines: list[ProgramLine], immediate: bytes) -> Program:
@@ -83,6 +89,8 @@ class Program:
 
     def statement_table_offset(self) -> int:
         """Where the first numbered line starts in the SAVE file (for error messages)."""
+        if self.statements_at is not None:
+            return self.statements_at
         names = sum(len(name) for name in self.names) + 1  # and the 00 that ends them
         return HEADER.size + names + VALUE_SIZE * len(self.values)
 
@@ -127,9 +135,9 @@ class Program:
         loaded = HEADER.size + words["STARP"] - VNTP_ADDRESS
         if len(data) < loaded:
             raise fail(f"truncated: LOAD reads {loaded} bytes, the file has {len(data)}", len(data))
-        for index, field in enumerate(HEADER_FIELDS[2:], start=2):
-            if not vntp <= words[field] <= vntp + loaded - HEADER.size:
-                raise fail(f"header: {field} is outside the program LOAD reads", 2 * index)
+        for index, word in enumerate(HEADER_FIELDS[2:], start=2):
+            if not vntp <= words[word] <= vntp + loaded - HEADER.size:
+                raise fail(f"header: {word} is outside the program LOAD reads", 2 * index)
 
         def at(address: int) -> int:
             return HEADER.size + address - vntp
@@ -142,7 +150,8 @@ class Program:
         )
         lines, immediate_start = _decode_lines(data, at(words["STMTAB"]), loaded, fail)
         immediate = data[immediate_start : max(immediate_start, at(words["STARP"]))]
-        return cls(names, values, lines, immediate)
+        after_names = data[at(words["VNTD"]) : loaded]
+        return cls(names, values, lines, immediate, after_names, at(words["STMTAB"]))
 
 
 def _encode_name(name: str) -> bytes:

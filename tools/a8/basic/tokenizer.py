@@ -179,12 +179,7 @@ def read_line(text: bytes, variables: VariableTable, *, immediate: bool = False)
             if result.kept is None:
                 variables.truncate(names_before)
                 read = _error_line(line, number, first, state.furthest)
-                listed = LISTED_ERROR_PREFIX
-                if line.startswith(listed, first) and len(line) - first - len(listed) <= 250:
-                    text = line[first + len(listed) : -1].decode("latin-1")
-                    tree = Tree("syntax_error", [Token("ERROR_TEXT", text)])
-                    return replace(read, listed_error=_build_line(number, [tree]))
-                return read
+                return replace(read, listed_error=_listed_error_line(line, number, first))
             statements.append(_statement_tree(token, result.kept))
             if not result.statements_follow and line[state.position - 1] == EOL:
                 break
@@ -215,6 +210,16 @@ def _error_line(line: bytes, number: int, first: int, furthest: int) -> ReadLine
     error = Tree("syntax_error", [Token("ERROR_TEXT", raw.decode("latin-1"))])
     built = _build_line(number, [error])
     return ReadLine(built, furthest + 1, f"syntax error at {shown}")
+
+
+def _listed_error_line(line: bytes, number: int, first: int) -> nodes.Line | None:
+    """The ERROR- line that LIST printed as this line, if it is one (see ReadLine)."""
+    prefix = LISTED_ERROR_PREFIX
+    stored = line[first + len(prefix) : -1]
+    if not line.startswith(prefix, first) or 5 + len(stored) + 1 > syntax.MAX_LINE_BYTES:
+        return None
+    tree = Tree("syntax_error", [Token("ERROR_TEXT", stored.decode("latin-1"))])
+    return _build_line(number, [tree])
 
 
 def parse_line(text: str) -> nodes.Line:
