@@ -488,11 +488,11 @@ _SAMPLE = tokenize("10 PRINT A;B$:GOTO 10\n20 IF A THEN C(1)=2\n")
             "X.BAS: byte ",  # STARP far past the end of the file
         ),
         (
-            lambda p: _set_header_word(p, 5, _header_word(p, 6) + 1),
-            "X.BAS: byte 10: header: STMCUR is outside",
+            lambda p: _set_header_word(p, 4, _header_word(p, 6) + 1),
+            "X.BAS: byte 8: header: STMTAB is outside",
         ),
     ],
-    ids=["short", "truncated", "lomem", "vntd", "starp-out", "stmcur-out"],
+    ids=["short", "truncated", "lomem", "vntd", "starp-out", "stmtab-out"],
 )
 def test_bad_headers_are_reported(damage: object, message: str) -> None:
     broken = damage(_SAMPLE)  # type: ignore[operator]

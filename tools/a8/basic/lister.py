@@ -95,21 +95,19 @@ def list_line(
             return fail(reason, at)
         return CorruptProgramError(f"line {line.number}: {reason}", offset=at)
 
-    data = line.data
-    memory = data + following
-    length = data[2]
+    memory = line.data + following
+    length = memory[2]
     out = bytearray(str(line.number).encode("ascii") + b" ")
     position = 3
-    while True:
-        end = data[position]
-        _list_statement(data, memory, position + 1, end, (names, after_names), out, stop)
+    while True:  # LIST's loop over the statements (program.py checked it ends)
+        end = memory[position]
+        _list_statement(memory, position + 1, end, (names, after_names), out, stop)
         position = end
         if position >= length:
             return bytes(out)
 
 
 def _list_statement(
-    data: bytes,
     memory: bytes,
     index: int,
     end: int,
@@ -122,7 +120,7 @@ def _list_statement(
     def token_at(at: int) -> int:
         if at >= end:
             raise _StatementEnd
-        return data[at]
+        return memory[at]
 
     try:
         token = token_at(index)

@@ -135,22 +135,24 @@ class Program:
         loaded = HEADER.size + words["STARP"] - VNTP_ADDRESS
         if len(data) < loaded:
             raise fail(f"truncated: LOAD reads {loaded} bytes, the file has {len(data)}", len(data))
-        for index, word in enumerate(HEADER_FIELDS[2:], start=2):
-            if not vntp <= words[word] <= vntp + loaded - HEADER.size:
+        end = vntp + loaded - HEADER.size
+        for index, word in ((2, "VNTD"), (4, "STMTAB")):  # what LIST uses, besides VNTP
+            if not vntp <= words[word] <= end:
                 raise fail(f"header: {word} is outside the program LOAD reads", 2 * index)
 
         def at(address: int) -> int:
             return HEADER.size + address - vntp
 
-        names = _decode_names(data, at(vntp), at(words["VNTD"]), fail)
-        values_end = max(at(words["VVTP"]), at(words["STMTAB"]))
-        values = tuple(
-            data[offset : offset + VALUE_SIZE]
-            for offset in range(at(words["VVTP"]), values_end - VALUE_SIZE + 1, VALUE_SIZE)
-        )
+        names, names_end = _decode_names(data, at(vntp), at(words["VNTD"]))
+        values: tuple[bytes, ...] = ()
+        if vntp <= words["VVTP"] <= words["STMTAB"]:
+            values = tuple(
+                data[offset : offset + VALUE_SIZE]
+                for offset in range(at(words["VVTP"]), at(words["STMTAB"]) - 7, VALUE_SIZE)
+            )
         lines, immediate_start = _decode_lines(data, at(words["STMTAB"]), loaded, fail)
-        immediate = data[immediate_start : max(immediate_start, at(words["STARP"]))]
-        after_names = data[at(words["VNTD"]) : loaded]
+        immediate = data[immediate_start : max(immediate_start, at(min(words["STARP"], end)))]
+        after_names = data[names_end:loaded]
         return cls(names, values, lines, immediate, after_names, at(words["STMTAB"]))
 
 
@@ -159,36 +161,45 @@ def _encode_name(name: str) -> bytes:
     return raw[:-1] + bytes([raw[-1] | 0x80])
 
 
-def _decode_names(data: bytes, start: int, end: int, fail: _Fail) -> tuple[str, ...]:
-    """The name table's entries (each ends with bit 7 set on its last character),
-    as text with bit 7 cleared."""
+def _decode_names(data: bytes, start: int, end: int) -> tuple[tuple[str, ...], int]:
+    """The name table's entries (each ends with bit 7 set on its last character), as
+    text with bit 7 cleared, and where the last whole entry ends."""
     names: list[str] = []
     current = bytearray()
+    after = start
     for offset in range(start, end):
         byte = data[offset]
         current.append(byte & 0x7F)
         if byte & 0x80:
             names.append(current.decode("latin-1"))
             current.clear()
-    if current:
-        raise fail("the last variable name is not terminated", end)
-    return tuple(names)
+            after = offset + 1
+    return tuple(names), after
 
 
 def _check_line(data: bytes, start: int, limit: int, fail: _Fail) -> int:
-    """Check one line's statement chain; returns the offset just after the line."""
+    """Check that LIST gets through one line, the way its loop walks it: from offset 3,
+    each statement's first byte is the offset of the next, until one reaches the
+    line's length (byte 2). A statement may end past the line: LIST then reads on into
+    the bytes after it, which must be in the program. Returns where the next line
+    starts."""
     if start + 3 > limit:
         raise fail("truncated line header", start)
     length = data[start + 2]
-    if length < 4 or start + length > limit:
-        raise fail(f"line length {length} runs past the table", start + 2)
-    position = start + 3
-    while position < start + length:
-        offset = data[position]
-        if offset <= position - start + 1 or offset > length:
-            raise fail(f"broken statement chain (offset {offset})", position)
-        position = start + offset
-    return start + length
+    if length == 0:
+        raise fail("line length 0 (LIST would list this line for ever)", start + 2)
+    position = 3
+    while True:
+        if start + position >= limit:
+            raise fail("the line's statements run past the program", start + position)
+        offset = data[start + position]
+        if start + offset > limit:
+            raise fail(f"a statement ends past the program (offset {offset})", start + position)
+        if offset >= length:
+            return start + length
+        if offset <= position:
+            raise fail(f"broken statement chain (offset {offset})", start + position)
+        position = offset
 
 
 def _decode_lines(
@@ -207,5 +218,5 @@ def _decode_lines(
         if number >= IMMEDIATE_LINE:
             return tuple(lines), position
         after = _check_line(data, position, end, fail)
-        lines.append(ProgramLine(number, data[position:after]))
+        lines.append(ProgramLine(number, data[position : max(after, position + 3)]))
         position = after
