@@ -39,7 +39,10 @@ EDGE_BYTES = (0x00, 0x01, 0x02, 0x03, 0x7F, 0x80, 0x9B, 0xFE, 0xFF)
 
 @dataclass(frozen=True)
 class Crash:
-    """An input that raised something other than the expected errors."""
+    """An input that raised something other than the expected errors.
+
+    ``seed`` and ``round`` reproduce it (for a byte scan: the position and the value).
+    """
 
     target: str
     seed: int
@@ -59,6 +62,31 @@ class FuzzReport:
     refused: int = 0
     tracebacks: int = 0
     crashes: list[Crash] = field(default_factory=list)
+
+    def attempt(
+        self,
+        target: Callable[[bytes], object],
+        data: bytes,
+        expected: tuple[type[BaseException], ...],
+        reproduce: tuple[int, int],
+        keep: int,
+    ) -> None:
+        """Run ``target`` on one input and count the outcome (``reproduce``: seed, round)."""
+        self.tried += 1
+        try:
+            target(data)
+        except expected:
+            self.refused += 1
+        except Exception as error:  # the whole point: anything else is a finding
+            self.tracebacks += 1
+            if len(self.crashes) < keep:
+                frame = traceback.extract_tb(error.__traceback__)[-1]
+                where = f"{frame.filename}:{frame.lineno}"
+                seed, round_ = reproduce
+                message = f"{type(error).__name__}: {error}"
+                self.crashes.append(Crash(self.target, seed, round_, message, where, data))
+        else:
+            self.accepted += 1
 
     def line(self) -> str:
         return (
@@ -144,27 +172,7 @@ def fuzz(
             data = seeds[number]
         else:
             data = mutator.mutate(mutator.random.choice(seeds), seeds)
-        report.tried += 1
-        try:
-            target(data)
-        except expected:
-            report.refused += 1
-        except Exception as error:  # the whole point: anything else is a finding
-            report.tracebacks += 1
-            if len(report.crashes) < keep:
-                frame = traceback.extract_tb(error.__traceback__)[-1]
-                report.crashes.append(
-                    Crash(
-                        name,
-                        seed,
-                        number,
-                        f"{type(error).__name__}: {error}",
-                        f"{frame.filename}:{frame.lineno}",
-                        data,
-                    )
-                )
-        else:
-            report.accepted += 1
+        report.attempt(target, data, expected, (seed, number), keep)
     return report
 
 
@@ -188,27 +196,7 @@ def scan(
                 continue
             damaged = bytearray(data)
             damaged[position] = value
-            report.tried += 1
-            try:
-                target(bytes(damaged))
-            except expected:
-                report.refused += 1
-            except Exception as error:
-                report.tracebacks += 1
-                if len(report.crashes) < keep:
-                    frame = traceback.extract_tb(error.__traceback__)[-1]
-                    report.crashes.append(
-                        Crash(
-                            name,
-                            position,
-                            value,
-                            f"{type(error).__name__}: {error}",
-                            f"{frame.filename}:{frame.lineno}",
-                            bytes(damaged),
-                        )
-                    )
-            else:
-                report.accepted += 1
+            report.attempt(target, bytes(damaged), expected, (position, value), keep)
     return report
 
 

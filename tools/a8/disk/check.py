@@ -48,10 +48,8 @@ from a8.disk.dos2 import (
     ChainFault,
     DirectoryEntry,
     Dos2Disk,
-    Flag,
     bitmap_range,
     mydos_vtoc_code,
-    system_role,
     system_sectors,
 )
 from a8.disk.sparta import SpartaDisk, SpartaError, Status
@@ -563,16 +561,3 @@ class _SpartaChecker(_Checker):
                 self.check_directory(entry.map_sector, name + ">", depth + 1)
             else:
                 self.claim_map(entry.map_sector, entry.size, name, name)
-
-
-# Keep the flag names importable for tests that build corrupt entries.
-__all__ = [
-    "Flag",
-    "Problem",
-    "ProblemKind",
-    "Report",
-    "check_disk",
-    "check_image",
-    "check_sparta",
-    "system_role",
-]

@@ -7,8 +7,9 @@ they are tried (the first that holds wins):
 1. **SpartaDOS** (1.1, 2.x/3.x, X; also BW-DOS, which writes the 2.x format):
    sector 1 is a superblock. Byte 32 is the format revision ($11, $20 or $21),
    byte 31 codes the sector size ($80 = 128, $00 = 256, $01 = 512) and must match
-   the image, bytes 11-12 give the sector count (the image's, or more for a
-   truncated image), byte 15 the number of bitmap sectors (enough for that count)
+   the image, byte 1 loads 3 boot sectors (1 with 512-byte sectors; 0 on disks a PC
+   tool made without boot code), bytes 11-12 give the sector count (the image's,
+   or more for a truncated image), byte 15 the number of bitmap sectors (enough for that count)
    and bytes 16-17 the first one, bytes 9-10 the root directory's sector map;
    all inside the disk. Sources: the SpartaDOS X user guide's disk-structure
    appendix as summarised in atari8bit tools (Altirra's diskfssdx2.cpp, xedisk's
@@ -90,7 +91,7 @@ def sparta_revision(image: AtrImage) -> str | None:
     if revision == 0x21 and struct.unpack_from("<H", boot, 33)[0] != image.sector_size:
         return None
     boot_sectors = 1 if image.sector_size == 512 else 3
-    if boot[1] != boot_sectors:
+    if boot[1] not in (boot_sectors, 0):  # 0: a disk made by a PC tool, with no boot code
         return None
     root, total, free, bitmaps, first_bitmap = struct.unpack_from("<HHHBH", boot, 9)
     if total < 16 or free > total:

@@ -39,9 +39,9 @@ import struct
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
-from a8.disk.atr import AtrError, AtrImage
+from a8.disk.atr import AtrImage
 from a8.disk.detect import FileSystemKind, identify
-from a8.disk.names import DOS2_NAMES, MYDOS_NAMES, FileNameError, NameRules
+from a8.disk.names import DOS2_NAMES, MYDOS_NAMES, FileNameError, NameRules, lookup
 from a8.disk.names import FileName as FileName  # re-exported: callers build names here
 from a8.errors import A8Error
 
@@ -526,14 +526,7 @@ class Dos2Disk:
 
     def _lookup(self, directory: int, wanted: str) -> DirectoryEntry | None:
         """The listed entry a user means by ``wanted``: exact spelling first, then any case."""
-        listed = self.listed(directory)
-        for entry in listed:
-            if str(entry.name) == wanted:
-                return entry
-        for entry in listed:
-            if entry.name.matches(wanted):
-                return entry
-        return None
+        return lookup(self.listed(directory), wanted, lambda entry: entry.name)
 
     def split_path(self, path: str) -> tuple[int, str]:
         """The directory sector and the last name of ``path`` (``DIR>NAME`` on MyDOS)."""
@@ -855,7 +848,3 @@ def _bitmap_bytes(free: set[int], first: int, stop: int) -> bytes:
             bit = sector - first
             out[bit // 8] |= 0x80 >> (bit % 8)
     return bytes(out)
-
-
-def dos2_error_from(error: AtrError) -> Dos2Error:
-    return Dos2Error(str(error))

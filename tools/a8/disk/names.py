@@ -22,11 +22,15 @@ So there are two directions:
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from a8.basic.atascii import from_text, to_text
 from a8.basic.errors import EncodingError
 from a8.errors import A8Error
+
+Entry = TypeVar("Entry")
 
 NAME_LENGTH = 8
 EXT_LENGTH = 3
@@ -155,3 +159,16 @@ class FileName:
             return self.ascii().upper() == typed
         except UnicodeDecodeError:
             return False
+
+
+def lookup(
+    entries: Sequence[Entry], wanted: str, name: Callable[[Entry], FileName]
+) -> Entry | None:
+    """The entry a user means by ``wanted``: its exact shown spelling first, then any case."""
+    for entry in entries:
+        if str(name(entry)) == wanted:
+            return entry
+    for entry in entries:
+        if name(entry).matches(wanted):
+            return entry
+    return None

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from a8.disk.atr import AtrImage
 from a8.disk.detect import sparta_revision
-from a8.disk.names import FileName
+from a8.disk.names import FileName, lookup
 from a8.errors import A8Error
 
 ENTRY_SIZE = 23
@@ -240,14 +240,7 @@ class SpartaDisk:
         return [entry for entry in self.entries(folder) if entry.in_use]
 
     def _lookup(self, folder: int, wanted: str) -> SpartaEntry | None:
-        listed = self.listed(folder)
-        for entry in listed:
-            if str(entry.name) == wanted:
-                return entry
-        for entry in listed:
-            if entry.name.matches(wanted):
-                return entry
-        return None
+        return lookup(self.listed(folder), wanted, lambda entry: entry.name)
 
     def resolve(self, path: str) -> tuple[int, SpartaEntry | None]:
         """The directory map sector and entry that ``path`` names (``DIR>NAME`` or ``DIR/NAME``)."""
