@@ -1,6 +1,6 @@
 """The long fuzzing run: every parser, many damaged inputs; inputs tried, tracebacks found.
 
-    .venv/bin/python benchmarks/fuzz.py                 # about 10 minutes on the project machine
+    .venv/bin/python benchmarks/fuzz.py                 # about 12 minutes on the project machine
     .venv/bin/python benchmarks/fuzz.py --rounds 2000   # a quick look
 
 Targets (the parsers users feed files to):
@@ -62,6 +62,7 @@ SCANNED = (
     "mydos-1040-comms",
     "sparta-ramcart",
     "sdx-fa-sd",
+    "sdx-puzzle-dd",
 )
 
 
@@ -82,7 +83,7 @@ def scan_positions(data: bytes) -> list[int]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rounds", type=int, default=20000, help="random inputs per parser")
+    parser.add_argument("--rounds", type=int, default=60000, help="random inputs per parser")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--save", type=Path, help="folder for the inputs that gave tracebacks")
     args = parser.parse_args()

@@ -89,6 +89,15 @@ def test_atr_byte_scan_of_the_file_system_sectors() -> None:
     assert report.tried > 400
 
 
+def test_atr_byte_scan_of_a_spartados_x_superblock() -> None:
+    """Every byte of sector 1 of a SpartaDOS X disk to every edge value (the long run
+    found struct.errors here: bytes 35-36 were trusted as a map length)."""
+    data = gzip.decompress((TESTS / "disk" / "corpus" / "sdx-fa-sd.atr.gz").read_bytes())
+    report = scan("SDX scan", atr_target, data, range(16, 16 + 128), expected=(A8Error,))
+    assert report.tracebacks == 0, [c.error for c in report.crashes]
+    assert report.tried > 900
+
+
 def test_a_traceback_is_counted_and_kept() -> None:
     """The harness itself: an unexpected exception is a finding, with what reproduces it."""
 

@@ -134,3 +134,30 @@ def test_512_byte_sectors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     path = corpus_disk("sdx-epi-512").write_to(tmp_path)
     status, out, _ = run(capsys, "ls", str(path))
     assert status == 0 and out.startswith("SpartaDOS X (720 sectors of 512 bytes), volume EPI")
+
+
+def test_a_damaged_map_length_in_the_superblock_is_not_trusted() -> None:
+    """Found by the long fuzzing run: SpartaDOS X's bytes 35-36 (entries per map sector)
+    set to 127 made the reader unpack 254 bytes from a 128-byte sector (struct.error)."""
+    image = corpus_disk("sdx-fa-sd").image()
+    whole = {path: SpartaDisk(image).read_file(path) for path, _ in SpartaDisk(image).all_files()}
+    set_word(image, 1, 35, 127)
+    disk = SpartaDisk(image)
+    assert {path: disk.read_file(path) for path, _ in disk.all_files()} == whole
+    assert check_image(image).problems == []
+
+
+@pytest.mark.parametrize("boot_sector", [1, 2, 3])
+def test_maps_and_data_never_in_the_boot_sectors(
+    fast_assembler: AtrImage, boot_sector: int
+) -> None:
+    """On a 256-byte disk the boot sectors hold 128 bytes: a map there would be read short."""
+    path, map_sector = first_file(fast_assembler)
+    set_word(fast_assembler, map_sector, 4, boot_sector)  # a data sector in the boot area
+    with pytest.raises(SpartaError, match=f"sector {boot_sector}, a boot sector"):
+        SpartaDisk(fast_assembler).read_file(path)
+    assert ProblemKind.BAD_SECTOR_MAP in kinds(fast_assembler)
+    set_word(fast_assembler, map_sector, 4, 0)
+    set_word(fast_assembler, map_sector, 0, boot_sector)  # the next map sector
+    walked = SpartaDisk(fast_assembler).walk_map(map_sector)  # no struct.error
+    assert walked.fault == f"sector map reaches sector {boot_sector}, a boot sector"

@@ -79,11 +79,11 @@ class Superblock:
         root, total, free, bitmaps, first_bitmap, _, _, volume, _, _, revision = (
             SUPERBLOCK.unpack_from(boot, SUPERBLOCK_OFFSET)
         )
+        # A map sector holds its two links and then as many sector numbers as fit: the
+        # count SpartaDOS X also writes in bytes 35-36 is computed, never trusted (as
+        # Altirra does), so a damaged superblock cannot make a map longer than a sector.
         per_map = image.sector_size // 2 - 2
-        per_cluster = 1
-        if revision == 0x21:
-            per_map = struct.unpack_from("<H", boot, 35)[0] or per_map
-            per_cluster = boot[37] or 1
+        per_cluster = (boot[37] or 1) if revision == 0x21 else 1
         return cls(root, total, free, bitmaps, first_bitmap, volume, revision, per_map, per_cluster)
 
 
@@ -147,6 +147,14 @@ class SpartaDisk:
             )
 
     @property
+    def boot_sectors(self) -> int:
+        """Sectors 1..n hold the boot code: never a map or file data."""
+        return 1 if self.image.sector_size == 512 else 3
+
+    def _off(self, sector: int) -> str:
+        return "a boot sector" if 1 <= sector <= self.boot_sectors else "outside the disk"
+
+    @property
     def volume_name(self) -> str:
         return FileName(self.superblock.volume.rstrip(b" ")).name_text
 
@@ -166,8 +174,10 @@ class SpartaDisk:
         data: list[int] = []
         sector = first_map
         while sector:
-            if not 1 <= sector <= image.sector_count:
-                return MapWalk(maps, data, f"sector map reaches sector {sector}, outside the disk")
+            if not self.boot_sectors < sector <= image.sector_count:
+                return MapWalk(
+                    maps, data, f"sector map reaches sector {sector}, {self._off(sector)}"
+                )
             if sector in maps:
                 return MapWalk(maps, data, f"sector map loops back to sector {sector}")
             maps.append(sector)
@@ -176,9 +186,9 @@ class SpartaDisk:
             for number in entries:
                 if wanted is not None and len(data) >= wanted:
                     break
-                if number > image.sector_count:
+                if number and not self.boot_sectors < number <= image.sector_count:
                     return MapWalk(
-                        maps, data, f"sector map lists sector {number}, outside the disk"
+                        maps, data, f"sector map lists sector {number}, {self._off(number)}"
                     )
                 data.append(number)
             if wanted is not None and len(data) >= wanted:
