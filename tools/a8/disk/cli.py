@@ -20,7 +20,7 @@ from a8.disk.boot import MenuEntry, install_boot_menu
 from a8.disk.check import Report, check_image
 from a8.disk.detect import FileSystemKind, Identity, identify
 from a8.disk.dos2 import ROOT_DIRECTORY, Density, DirectoryEntry, Dos2Disk, Dos2Error
-from a8.disk.names import FileName
+from a8.disk.names import FileName, path_parts
 from a8.disk.sparta import SpartaDisk, SpartaEntry
 from a8.errors import A8Error
 from a8.files import STDOUT, write_atomically
@@ -204,7 +204,7 @@ def cmd_ls(args: argparse.Namespace) -> int:
         disk = Dos2Disk(image)
         directory = ROOT_DIRECTORY
         if args.directory:
-            directory = disk.resolve_directory(_path_parts(args.directory))
+            directory = disk.resolve_directory(path_parts(args.directory))
         lines += directory_lines(disk, directory)
     elif identity.kind is FileSystemKind.SPARTADOS:
         sparta = SpartaDisk(image)
@@ -214,10 +214,6 @@ def cmd_ls(args: argparse.Namespace) -> int:
         lines.append("(a8 names DOS XE disks but does not read their files)")
     print("\n".join(lines))
     return 0
-
-
-def _path_parts(path: str) -> list[str]:
-    return [p for p in path.replace(">", "/").replace(":", "/").split("/") if p]
 
 
 # -- get ----------------------------------------------------------------------------------

@@ -41,7 +41,15 @@ from dataclasses import dataclass, field, replace
 
 from a8.disk.atr import AtrImage
 from a8.disk.detect import FileSystemKind, identify
-from a8.disk.names import DOS2_NAMES, MYDOS_NAMES, FileNameError, NameRules, lookup
+from a8.disk.names import (
+    DOS2_NAMES,
+    MYDOS_NAMES,
+    FileNameError,
+    NameRules,
+    is_path,
+    lookup,
+    path_parts,
+)
 from a8.disk.names import FileName as FileName  # re-exported: callers build names here
 from a8.errors import A8Error
 
@@ -76,9 +84,6 @@ VTOC2_FREE_OFFSET = 122
 
 #: Directory entry: flag, sector count, start sector, name (8), extension (3).
 DIRECTORY_ENTRY = struct.Struct("<BHH8s3s")
-
-#: Path separators accepted for MyDOS subdirectories (MyDOS itself uses ``>`` or ``:``).
-PATH_SEPARATORS = ("/", ">", ":")
 
 
 class Dos2Error(A8Error):
@@ -353,10 +358,6 @@ class Chain:
     #: Faults that do not stop the walk (DOS reads on): file numbers, byte counts.
     warnings: list[tuple[ChainFault, int, str]] = field(default_factory=list)
 
-    @property
-    def intact(self) -> bool:
-        return self.fault is None and not self.warnings
-
 
 class Dos2Disk:
     """A DOS 2 family file system on an ATR image, changed in memory."""
@@ -530,13 +531,12 @@ class Dos2Disk:
 
     def split_path(self, path: str) -> tuple[int, str]:
         """The directory sector and the last name of ``path`` (``DIR>NAME`` on MyDOS)."""
-        for separator in PATH_SEPARATORS:
-            if separator in path and self.geometry.is_mydos:
-                parts = [p for p in path.replace(">", "/").replace(":", "/").split("/") if p]
-                if not parts:
-                    raise Dos2Error(f"{self.image.source}: {path!r}: no file name")
-                return self.resolve_directory(parts[:-1]), parts[-1]
-        return ROOT_DIRECTORY, path
+        if not (self.geometry.is_mydos and is_path(path)):
+            return ROOT_DIRECTORY, path
+        parts = path_parts(path)
+        if not parts:
+            raise Dos2Error(f"{self.image.source}: {path!r}: no file name")
+        return self.resolve_directory(parts[:-1]), parts[-1]
 
     def find(self, name: str | FileName, directory: int | None = None) -> DirectoryEntry:
         """The live file called ``name`` (a path with subdirectories on MyDOS)."""

@@ -172,3 +172,19 @@ def lookup(
         if name(entry).matches(wanted):
             return entry
     return None
+
+
+#: What separates directories in a path: ``/`` (the host's), ``>`` (MyDOS, SpartaDOS),
+#: ``:`` (MyDOS), ``\\`` (SpartaDOS).
+PATH_SEPARATORS = "/>:\\"
+
+
+def path_parts(path: str) -> list[str]:
+    """The names in a path such as ``DIR>SUB>NAME.EXT`` (empty parts dropped)."""
+    for separator in PATH_SEPARATORS[1:]:
+        path = path.replace(separator, "/")
+    return [part for part in path.split("/") if part]
+
+
+def is_path(text: str) -> bool:
+    return any(separator in text for separator in PATH_SEPARATORS)

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from a8.disk.atr import AtrImage
 from a8.disk.detect import sparta_revision
-from a8.disk.names import FileName, lookup
+from a8.disk.names import FileName, lookup, path_parts
 from a8.errors import A8Error
 
 ENTRY_SIZE = 23
@@ -254,7 +254,7 @@ class SpartaDisk:
 
     def resolve(self, path: str) -> tuple[int, SpartaEntry | None]:
         """The directory map sector and entry that ``path`` names (``DIR>NAME`` or ``DIR/NAME``)."""
-        parts = [p for p in path.replace(">", "/").replace("\\", "/").split("/") if p]
+        parts = path_parts(path)
         folder = self.superblock.root_map
         entry: SpartaEntry | None = None
         walked: list[str] = []
