@@ -175,21 +175,22 @@ def list_program_lines(program: Program, *, file: str = "<program>") -> list[tup
     A token Atari BASIC does not have (a Turbo-BASIC XL or BASIC XL/XE program) is an
     error that says what the file is (a8.basic.dialects)."""
     start = program.statement_table_offset()
-    table = b"".join(line.data for line in program.lines) + program.immediate
+    table = program.statements_memory or (
+        b"".join(line.data for line in program.lines) + program.immediate
+    )
     listed: list[tuple[int, bytes]] = []
     at = 0
     for line in program.lines:
-        size = len(line.data)
         fail = _locator(file, line.number, start + at)
         text = list_line(
             line,
             program.names,
-            following=table[at + size :],
+            following=table[at + len(line.data) :],
             after_names=program.after_names,
             fail=fail,
         )
         listed.append((line.number, text))
-        at += size
+        at += line.data[2]  # the next line starts where the length byte says
     return listed
 
 

@@ -78,6 +78,9 @@ class Program:
     after_names: bytes = field(default=b"", compare=False)
     #: For a program read from a file: where its statement table starts in the file.
     statements_at: int | None = field(default=None, compare=False)
+    #: For a program read from a file: the statement table as LOAD placed it, up to the
+    #: end of what LOAD reads (LIST reads lines there, even past a line's end).
+    statements_memory: bytes = field(default=b"", compare=False)
 
     @classmethod
     def fresh(cls, names: list[str], lines: list[ProgramLine], immediate: bytes) -> Program:
@@ -153,7 +156,8 @@ class Program:
         lines, immediate_start = _decode_lines(data, at(words["STMTAB"]), loaded, fail)
         immediate = data[immediate_start : max(immediate_start, at(min(words["STARP"], end)))]
         after_names = data[names_end:loaded]
-        return cls(names, values, lines, immediate, after_names, at(words["STMTAB"]))
+        statements = data[at(words["STMTAB"]) : loaded]
+        return cls(names, values, lines, immediate, after_names, at(words["STMTAB"]), statements)
 
 
 def _encode_name(name: str) -> bytes:
