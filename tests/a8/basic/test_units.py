@@ -555,6 +555,20 @@ def test_odd_tokens_list_as_genuine_list_prints_them() -> None:
     assert list_program(_with_line(line), encoding=Encoding.ATASCII) == b"10 PRINT :\x9b"
 
 
+@pytest.mark.parametrize(
+    ("data", "says"),
+    [
+        (b"10 PRINT 1\x9b", "it looks like a listing, which a8 tokenize reads"),
+        (b"\xff\xff\x00\x20\x01\x20\x60", "an Atari binary load file: machine code"),
+        (b"\x01\x02" + bytes(20), "its first two bytes must be 00 00"),
+    ],
+)
+def test_files_that_are_no_save_files(data: bytes, says: str) -> None:
+    with pytest.raises(CorruptProgramError) as caught:
+        list_program(data, file="X")
+    assert str(caught.value) == f"X: byte 0: not an Atari BASIC SAVE file ({says})"
+
+
 def test_relocated_program_lists_the_same() -> None:
     """LOAD places the tables by the header's VNTP: a file written with VNTP $0130
     (and the bytes that rev. B adds at the end) lists like the usual one."""

@@ -127,11 +127,13 @@ class Program:
         def fail(reason: str, offset: int) -> CorruptProgramError:
             return CorruptProgramError(reason, file=file, offset=offset)
 
+        if data[:2] not in (b"", b"\x00", b"\x00\x00"):
+            raise fail(f"not an Atari BASIC SAVE file ({_what_it_is(data)})", 0)
         if len(data) < HEADER.size:
             raise fail(f"too short for the {HEADER.size}-byte header", len(data))
         words: dict[str, int] = dict(zip(HEADER_FIELDS, HEADER.unpack_from(data), strict=True))
         if words["LOMEM"] != 0:
-            raise fail("not an Atari BASIC SAVE file (its first two bytes must be 00 00)", 0)
+            raise fail(f"not an Atari BASIC SAVE file ({_what_it_is(data)})", 0)
         vntp = words["VNTP"]
         if words["STARP"] < VNTP_ADDRESS:
             raise fail("header: STARP is below $0100 (LOAD would read past the file)", 12)
@@ -158,6 +160,16 @@ class Program:
         after_names = data[names_end:loaded]
         statements = data[at(words["STMTAB"]) : loaded]
         return cls(names, values, lines, immediate, after_names, at(words["STMTAB"]), statements)
+
+
+def _what_it_is(data: bytes) -> str:
+    """A guess at what a file that is no SAVE file is, for the error message."""
+    if data.startswith(b"\xff\xff"):
+        return "an Atari binary load file: machine code"
+    first_line = data.split(b"\x9b", 1)[0].split(b"\n", 1)[0]
+    if first_line[:1].isdigit() or first_line.lstrip(b" ")[:1].isdigit():
+        return "it looks like a listing, which a8 tokenize reads"
+    return "its first two bytes must be 00 00"
 
 
 def _encode_name(name: str) -> bytes:
