@@ -255,6 +255,23 @@ def test_line_number_rounds_like_basic() -> None:
         tokenize("-5 END\n")
 
 
+def test_rejected_line_with_32_variables_leaves_their_values() -> None:
+    """Genuine BASIC removes a rejected line's value entries counting bytes in 8 bits:
+    32 new variables (256 bytes) leave all 32 entries behind, nameless (checked in
+    genuine BASIC: the same SAVE file)."""
+    names = [f"{a}{b}" for a in "ABCD" for b in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"][:32]
+    pairs = ":".join(f"{names[i]}={names[i + 1]}" for i in range(0, 32, 2))
+    program = Program.from_bytes(tokenize(f'5 Q=1\n10 {pairs}:%\n20 Z=2:Y$=""\n', keep_errors=True))
+    assert program.names == ("Q", "Z", "Y$")
+    stale = [bytes([0, number]) + bytes(6) for number in range(1, 33)]
+    assert list(program.values) == [
+        bytes(8),
+        *stale,
+        bytes([0, 1]) + bytes(6),
+        bytes([0x80, 2]) + bytes(6),
+    ]
+
+
 def test_keep_errors_stores_error_lines() -> None:
     warnings: list[str] = []
     program = tokenize("10 A=1\n20 B=\n", file="F", keep_errors=True, warn=warnings.append)

@@ -22,7 +22,7 @@ from a8.basic.atascii import Encoding
 from a8.basic.encoder import encode_line
 from a8.basic.errors import BasicSyntaxError
 from a8.basic.lister import list_program_lines
-from a8.basic.program import VALUE_SIZE, VNTP_ADDRESS, Program, ProgramLine
+from a8.basic.program import VALUE_SIZE, VNTP_ADDRESS, Program, ProgramLine, variable_type
 from a8.basic.syntax import VariableTable
 from a8.basic.tokenizer import IMMEDIATE, MAX_INPUT_LINE, read_line
 
@@ -103,6 +103,7 @@ def build_program(
 ) -> Program:
     """A fresh program from listing lines in ATASCII (ENTER semantics, see module)."""
     variables = VariableTable()
+    values = _ValueTable()
     numbered: dict[int, bytes] = {}
     line_bytes = 0
     for row, raw in enumerate(lines, start=1):
@@ -125,26 +126,53 @@ def build_program(
                 reason = "an ERROR- line as LIST prints it"
             if on_error is not None:
                 on_error(row, read.error_column or 1, reason)
+        values.follow(variables, read.names_removed)
         number = read.line.number
         line_bytes -= len(numbered.pop(number, b""))
         if read.line.statements:
             numbered[number] = encoded
             line_bytes += len(encoded)
-        if _end_address(variables, line_bytes) > _TOP:
+        if _end_address(variables, len(values.entries), line_bytes) > _TOP:
             raise BasicSyntaxError(_TOO_LARGE, file=file, line=row, column=1)
     immediate = _immediate_line(save_command, variables)
-    if _end_address(variables, line_bytes + len(immediate)) > _TOP:
+    values.follow(variables, ())
+    if _end_address(variables, len(values.entries), line_bytes + len(immediate)) > _TOP:
         raise BasicSyntaxError(_TOO_LARGE + " with the SAVE command", file=file, line=len(lines))
     program_lines = [ProgramLine(number, numbered[number]) for number in sorted(numbered)]
-    return Program.fresh(variables.names, program_lines, immediate)
+    return Program(tuple(variables.names), tuple(values.entries), tuple(program_lines), immediate)
+
+
+class _ValueTable:
+    """The variable value table as ENTER leaves it: an entry of 8 bytes (type, number,
+    six zeros) for each variable created, in order. When BASIC rejects a line it
+    removes the entries the line created, counting their bytes in 8 bits: a line that
+    had created 32 or more variables leaves the first ``32 * (n // 32)`` of its
+    entries behind (their names are gone), and SAVE writes them; so does this."""
+
+    def __init__(self) -> None:
+        self.entries: list[bytes] = []
+        self._named = 0  # variables whose entries are in the table
+
+    def follow(self, variables: VariableTable, removed: tuple[str, ...]) -> None:
+        """Add the entries of the variables created since the last call; ``removed``
+        were created and then removed with a rejected line."""
+        for offset, name in enumerate(removed[: len(removed) - len(removed) % 32]):
+            self.entries.append(_entry(name, self._named + offset))
+        for index in range(self._named, len(variables)):
+            self.entries.append(_entry(variables.names[index], index))
+        self._named = len(variables)
+
+
+def _entry(name: str, number: int) -> bytes:
+    return bytes([variable_type(name), number]) + bytes(6)
 
 
 _TOO_LARGE: Final = "program larger than 64 KB (a SAVE file's addresses end at $FFFF)"
 
 
-def _end_address(variables: VariableTable, line_bytes: int) -> int:
+def _end_address(variables: VariableTable, values: int, line_bytes: int) -> int:
     names = sum(len(name) for name in variables.names) + 1
-    return VNTP_ADDRESS + names + VALUE_SIZE * len(variables) + line_bytes
+    return VNTP_ADDRESS + names + VALUE_SIZE * values + line_bytes
 
 
 def _immediate_line(command: bytes, variables: VariableTable) -> bytes:

@@ -54,6 +54,8 @@ class ReadLine:
     line: nodes.Line
     error_column: int | None = None
     error_reason: str = ""
+    #: For a rejected line: the variables it had created before BASIC removed them.
+    names_removed: tuple[str, ...] = ()
     #: For a rejected line that is an ERROR- line as LIST prints it (``ERROR-``, three
     #: blanks, the stored text): that ERROR- line, so that ``--keep-errors`` can put it
     #: back as it was (genuine ENTER would wrap it in a new ERROR- line).
@@ -177,9 +179,11 @@ def read_line(text: bytes, variables: VariableTable, *, immediate: bool = False)
             state.position = syntax.skip_blanks(line, state.position)
             result = syntax.read_statement(machine, token, state)
             if result.kept is None:
+                removed = tuple(variables.names[names_before:])
                 variables.truncate(names_before)
                 read = _error_line(line, number, first, state.furthest)
-                return replace(read, listed_error=_listed_error_line(line, number, first))
+                listed = _listed_error_line(line, number, first)
+                return replace(read, listed_error=listed, names_removed=removed)
             statements.append(_statement_tree(token, result.kept))
             if not result.statements_follow and line[state.position - 1] == EOL:
                 break
