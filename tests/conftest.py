@@ -8,6 +8,7 @@ only when the user asks for it explicitly with A8_SKIP_EMULATOR=1 (never in CI).
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 
 import pytest
@@ -26,6 +27,22 @@ def _no_machine_settings_from_outside() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:  # session-wide: before session fixtures too
         for variable in MACHINE_VARIABLES:
             patch.delenv(variable, raising=False)
+        yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _temporary_files_inside_pytests_own_folder(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[None]:
+    """Some commands keep what they made in a temporary folder on purpose: `machfsol
+    verify` keeps its work folder when a deal fails (tests make deals fail), `a8 emu run`
+    keeps the emulator's log. Under the tests those land in pytest's own base folder
+    (in this process and in the commands the tests start), which pytest prunes, instead
+    of piling up in the system's /tmp."""
+    folder = tmp_path_factory.mktemp("tmp")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TMPDIR", str(folder))
+        patch.setattr(tempfile, "tempdir", str(folder))
         yield
 
 
