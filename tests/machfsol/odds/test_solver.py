@@ -16,7 +16,17 @@ from machfsol.engine.checker import CheckError, check_bytes
 from machfsol.engine.deal import deal, parse_order
 from machfsol.engine.rules import Position, variant
 from machfsol.engine.transcript import Player
-from machfsol.odds.solver import Verdict, replay, search, solve, solve_seed, transcript
+from machfsol.odds.solver import (
+    PLAIN,
+    Reductions,
+    Verdict,
+    _ConcreteSearch,
+    replay,
+    search,
+    solve,
+    solve_seed,
+    transcript,
+)
 
 FIXTURES = Path(__file__).parent / "fixtures" / "solver_deals.json"
 DEALS: list[dict[str, Any]] = json.loads(FIXTURES.read_text())["deals"]
@@ -87,6 +97,67 @@ def test_reduced_search_agrees_with_plain_search(number: int, size: int) -> None
         plain = search(order, number, plain=True)
         assert reduced.verdict is plain.verdict, seed
         assert reduced.verdict is not Verdict.UNKNOWN
+
+
+#: Each variant-2 reduction alone, then all of them: each must agree with the plain search.
+ONE_BY_ONE = {
+    "draw_first": Reductions(True, False, False, False, False),
+    "safe_moves": Reductions(False, True, False, False, False),
+    "kings_stay": Reductions(False, False, True, False, False),
+    "symmetry": Reductions(False, False, True, True, False),
+    "dead_ends": Reductions(False, False, False, False, True),
+    "all": Reductions(),
+}
+
+
+@pytest.mark.parametrize("which", list(ONE_BY_ONE))
+@pytest.mark.parametrize(("size", "seeds"), [(24, range(1, 61)), (32, range(1, 41))])
+def test_each_variant_2_reduction_agrees_with_plain_search(
+    which: str, size: int, seeds: range
+) -> None:
+    for seed in seeds:
+        order = deal(seed, size)
+        reduced = search(order, 2, 10**6, reductions=ONE_BY_ONE[which])
+        plain = search(order, 2, 10**6, plain=True)
+        assert reduced.verdict is plain.verdict is not Verdict.UNKNOWN, seed
+
+
+def test_symmetry_needs_kings_that_stay() -> None:
+    with pytest.raises(ValueError, match="Kings stay"):
+        Reductions(kings_stay=False)
+
+
+class _CheckedDeadEnds(_ConcreteSearch):
+    """The reduced search, but every state its dead-end test calls lost is searched
+    again from scratch by the plain search, which must agree."""
+
+    checked = 0
+
+    def _dead_end(
+        self, stack: tuple[int, ...], tab: int, ace: int, kings: tuple[int, ...], fmask: int
+    ) -> bool:
+        if not super()._dead_end(stack, tab, ace, kings, fmask):
+            return False
+        # The stock position: the first card of the order not drawn yet (every card
+        # drawn is on the pile, in the tableau or on a foundation).
+        drawn = fmask | tab
+        for card in stack:
+            drawn |= 1 << card
+        position = 0
+        while position < self.n and (drawn >> self.order[position]) & 1:
+            position += 1
+        plain = _ConcreteSearch(self.cards, self.game, 10**6, PLAIN)
+        assert not plain._dfs(position, stack, tab, ace, kings, fmask)
+        _CheckedDeadEnds.checked += 1
+        return True
+
+
+@pytest.mark.parametrize("size", [32, 36])
+def test_every_dead_end_is_lost_for_the_plain_search(size: int) -> None:
+    before = _CheckedDeadEnds.checked
+    for seed in range(1, 31):
+        _CheckedDeadEnds(deal(seed, size), variant(2), 10**6).solve()
+    assert _CheckedDeadEnds.checked > before  # the test did fire, and was right each time
 
 
 @pytest.mark.parametrize("number", [1, 2])

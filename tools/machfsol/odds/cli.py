@@ -18,7 +18,8 @@ from machfsol.engine.cards import DECK_SIZES
 from machfsol.engine.deal import MAX_SEED, deal, parse_order, parse_seed
 from machfsol.errors import MachfsolError
 from machfsol.odds.chart import draw_chart
-from machfsol.odds.solver import DEFAULT_NODE_LIMITS, solve, transcript
+from machfsol.odds.cluster import check_address
+from machfsol.odds.solver import DEFAULT_NODE_LIMITS, Verdict, search, solve, transcript
 from machfsol.odds.study import compute, format_table, stderr_is_terminal
 
 
@@ -56,6 +57,14 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         ),
     )
     odds.add_argument("--jobs", default="1", help="worker processes (default 1)")
+    odds.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help=(
+            "run the chunks on a Dask distributed scheduler (tcp://HOST:PORT), or on a "
+            "local Dask cluster of --jobs workers ('local')"
+        ),
+    )
     odds.add_argument("--json", action="store_true", help="print the counts as JSON")
     odds.add_argument("--chart", metavar="PNG", help="also draw the win rates to this file")
     odds.set_defaults(handler=run_odds)
@@ -73,6 +82,11 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     solve_parser.add_argument(
         "--transcript", metavar="FILE", help="write the winning line as a transcript"
+    )
+    solve_parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="search with no reduction at all (slow: an independent check of a verdict)",
     )
     solve_parser.set_defaults(handler=run_solve)
 
@@ -112,6 +126,7 @@ def run_odds(args: argparse.Namespace) -> int:
         None if args.node_limit is None else _int(args.node_limit, "--node-limit", 1, 10**9)
     )
     jobs = _int(args.jobs, "--jobs", 1, 256)
+    cluster = None if args.cluster is None else check_address(args.cluster)
     bar: Any = None
     if stderr_is_terminal():
         from tqdm import tqdm
@@ -126,6 +141,7 @@ def run_odds(args: argparse.Namespace) -> int:
             node_limit,
             jobs,
             progress=None if bar is None else bar.update,
+            cluster=cluster,
         )
     finally:
         if bar is not None:
@@ -154,8 +170,19 @@ def run_solve(args: argparse.Namespace) -> int:
         order = deal(seed, _decks(args.deck)[0])
     else:
         raise UsageError("solve needs --seed or --order")
-    solution = solve(order, game, node_limit)
-    how = "autoplay's own line" if solution.by_policy else f"{solution.nodes} states searched"
+    if args.plain:
+        solution = search(order, game, node_limit, plain=True)
+        searcher = "the plain search"
+    else:
+        solution = solve(order, game, node_limit)
+        searcher = "the reduced search"
+    if solution.by_policy:
+        how = "autoplay's own line"
+    elif solution.verdict is Verdict.LOST:
+        # The certificate: the search is deterministic, so the count is reproducible.
+        how = f"proved: {solution.nodes} states searched by {searcher}, none wins"
+    else:
+        how = f"{solution.nodes} states searched by {searcher}"
     print(f"{solution.verdict.value.upper()} ({how})")
     if args.transcript:
         if not solution.won:

@@ -34,19 +34,61 @@ Variant 1 (King piles by suit) admits a far smaller *token* model, which the sol
   needs a card lying deeper in the discard pile must wait in the tableau while the pile
   is dug down to that card; when more cards must wait at once than there are spaces,
   the branch is lost (:func:`_too_many_stuck`). It cut the states searched on 52-card
-  deals about fifteenfold. (In variant 2 a card can almost always go on some King pile
-  in principle, so the test never fired there and is not used.)
+  deals about fifteenfold. (Variant 2 has its own form of the test, below: there a
+  card's way onto a King pile is followed up the chain of its hosts.)
 
 The winning abstract line is turned back into real moves on the engine's Position (a pull
 plays a token that the engine says is playable; an absorption plays the discard top or
 pulls it), and the result is checked to be a won engine game.
 
 Variant 2 (alternating colours) has real choices between piles, and a card put on a
-King pile can block it, so it is searched move by move on the concrete table, with three
-reductions: with an empty discard pile only drawing is tried (same argument as above);
-a discard top that can go to its Ace pile goes there at once, and so does a King-pile
-top, when the card can never receive a card on a King pile (both cards one rank lower of
-the other colour are already on foundations, or that rank is the Aces').
+King pile can block the one below, so it is searched move by move on the concrete table
+(:class:`_ConcreteSearch`). With no reduction at all that is the *plain* search, the
+reference the tests hold every reduction to (``Reductions``, each switchable, so that
+``benchmarks/solver_reductions.py`` measures each one's speed-up). Each reduction only
+drops lines when another line that is at least as good is kept, so a LOST is a proof:
+
+* *Draw first* with an empty discard pile. A tableau card played then opens a space that
+  the stock's top card fills at once; drawing that card first and then playing the
+  tableau card ends in the same state (forced Aces and Kings go to their piles either
+  way), and a King-pile top moved to its Ace pile does not interact with the draw.
+* *Kings stay.* Moving a King from its King pile to its Ace pile needs the whole suit on
+  the Ace pile: that pile then takes nothing more, and the King pile is empty for good
+  (only a King starts one). Deleting such a move from a winning line leaves every other
+  move legal and every card still on a foundation, so it is never needed.
+* *Symmetry.* King piles take cards by colour and rank only, so the two piles headed by
+  Kings of one colour behave alike: while Kings stay, swapping the cards above the two
+  Kings gives a state with the same future. The state key holds those two stacks as a
+  set, and a card that could go on either of two such piles holding the same cards is
+  put on the first only.
+* *Safe moves.* A King-pile top that its Ace pile takes and that can never receive a
+  card again (both cards one rank lower of the other colour are on foundations, or it is
+  a two: Aces never go on King piles) goes there at once: it only covers the card below
+  it, nothing in any line needs it where it is, and the Ace pile and the card below gain.
+  Likewise such a card never goes on a King pile from the tableau or the discard pile
+  when its Ace pile takes it: the same move to the Ace pile leaves the host uncovered.
+  (The earlier solver also moved such a card from the *discard top* to its Ace pile at
+  once. That is not safe in general: a card left on the discard pile can absorb the fill
+  of a space opened on purpose, where without it the card below is lifted into the
+  tableau and may block it, so it is no longer done; it doubled the states of hard
+  deals.)
+* *Dead ends* (:meth:`_ConcreteSearch._dead_end`), the variant-2 form of variant 1's
+  test: for each card not on a foundation, the deepest level down to which the discard
+  pile must be dug before it can go to its Ace pile (a lower card of its suit lies there,
+  or is held on a King pile under cards whose own Ace piles are held back), and before it
+  can go on a King pile (one of its two hosts must be dug out *and* get onto a King pile
+  itself, recursively up to the Kings; a covered host must first lose the cards above
+  it to their Ace piles; a host on its Ace pile never takes a card again). A card stuck
+  below the shallower of the two must wait in the tableau while the pile is dug; more
+  such cards at once than there are spaces is a lost state. It only ever proves losses.
+* A *transposition table*: states already searched (and lost) are not searched again,
+  keyed by the stock position, the tableau, the Ace piles and the King piles (with the
+  symmetry above); the discard pile is implied.
+
+Every line found is played back on the engine's Position and must end WON there
+(SolverBug otherwise). A LOST comes with the number of states searched, which is
+reproducible: the search is deterministic, so ``machfsol solve`` run again, anywhere,
+counts the same states, and the plain search (``--plain``) confirms it independently.
 """
 
 from __future__ import annotations
@@ -425,6 +467,7 @@ class _V2Tables:
     host_mask: tuple[int, ...]
     ace_shift: tuple[int, ...]  # 4 * suit: where the card's Ace pile height is kept
     ace_place: tuple[int, ...]  # the engine place of the card's Ace pile
+    hosts: tuple[tuple[int, ...], ...]  # the cards each card may go on, on a King pile
 
 
 @cache
@@ -447,17 +490,45 @@ def _v2_tables(size: int, game: Variant) -> _V2Tables:
         ),
         ace_shift=tuple(4 * (n // ranks) for n in range(size)),
         ace_place=tuple(ACE_BASE + n // ranks for n in range(size)),
+        hosts=tuple(tuple(t.number for t in cards if game.king_pile_accepts(t, c)) for c in cards),
     )
 
 
+@dataclass(frozen=True)
+class Reductions:
+    """The concrete search's reductions, each one switchable: all off is the plain
+    search, which the tests hold the others to. Why each is sound: module docstring."""
+
+    draw_first: bool = True  # with an empty discard pile, only draw
+    safe_moves: bool = True  # a top that can never host goes to its Ace pile at once
+    kings_stay: bool = True  # a King never leaves its King pile
+    symmetry: bool = True  # King piles of one colour are interchangeable (with kings_stay)
+    dead_ends: bool = True  # the stuck-cards test proves losses early
+
+    def __post_init__(self) -> None:
+        if self.symmetry and not self.kings_stay:
+            raise ValueError("the King-pile symmetry holds only while Kings stay")
+
+    @classmethod
+    def none(cls) -> Reductions:
+        return cls(False, False, False, False, False)
+
+
+PLAIN = Reductions.none()
+ALL_REDUCTIONS = Reductions()
+
+_NO_BLOCK = _NEVER  # a card that no pile level blocks
+_FOR_EVER = -1  # a host that can never take a card again (it is on its Ace pile)
+
+
 class _ConcreteSearch:
-    """Move-by-move search on the table (variant 2); ``line`` holds (card, place) steps.
+    """Move-by-move search on the table; ``line`` holds (card, place) steps.
 
     State: stock position ``p``, discard ``stack`` (tuple, top last), tableau bit mask,
     ``ace`` (4 bits per suit: cards on the Ace pile), ``kings`` (one int per King pile:
-    card+1 in 6-bit fields, the top in the low field) and the foundation bit mask.
-    A step ``(card, place)`` puts ``card`` on engine place ``place``; ``(-1, DISCARD)``
-    is a draw.
+    card+1 in 6-bit fields, the top in the low field, the King in the highest) and the
+    foundation bit mask. A step ``(card, place)`` puts ``card`` on engine place
+    ``place``; ``(-1, DISCARD)`` is a draw.
     """
 
     def __init__(
@@ -465,17 +536,19 @@ class _ConcreteSearch:
         order: Sequence[Card],
         game: Variant,
         limit: int,
-        safe_moves: bool = True,
+        reductions: Reductions = ALL_REDUCTIONS,
     ) -> None:
         deck = order[0]
+        self.cards = tuple(order)
+        self.game = game
         self.order = [card.number for card in order]
-        self.n = len(order)
-        self.r = deck.rank_count
+        self.n = n = len(order)
+        self.r = ranks = deck.rank_count
         self.slots = TABLEAU_SIZES[deck.deck_size]
         self.limit = limit
-        self.safe_moves = safe_moves
+        self.reductions = reductions
         self.nodes = 0
-        self.seen: set[tuple[int, int, int, tuple[int, ...]]] = set()
+        self.seen: set[tuple[int, ...]] = set()
         self.line: list[tuple[int, int]] = []
         tables = _v2_tables(self.n, game)
         self.fits_mask = tables.fits_mask
@@ -484,6 +557,28 @@ class _ConcreteSearch:
         self.ace_shift = tables.ace_shift
         self.ace_place = tables.ace_place
         self._ace_next_of: dict[int, int] = {}
+        self.hosts = tables.hosts
+        self.rank = tuple(c % ranks for c in range(n))
+        self.is_king = tuple(c % ranks == ranks - 1 for c in range(n))
+        # Cards from the Queens down to the twos (Aces and Kings are never anywhere
+        # but on a foundation or in the stock when the search looks): the order of the
+        # dead-end test, which is used in variant 2 only, where each has two hosts.
+        self.downwards = tuple(
+            s * ranks + rank for rank in range(ranks - 2, 0, -1) for s in range(4)
+        )
+        self.kings = tuple(s * ranks + ranks - 1 for s in range(4))
+        self.host_pairs = tuple((pair[0], pair[-1]) if pair else (0, 0) for pair in self.hosts)
+        # By suit and Ace-pile height: the bit mask of the cards on that Ace pile.
+        self._ace_cards = tuple(
+            tuple(((1 << height) - 1) << (s * ranks) for height in range(ranks + 1))
+            for s in range(4)
+        )
+        # Scratch arrays of :meth:`_dead_end`, one entry per card.
+        self._level = [_NO_BLOCK] * n
+        self._ace_block = [_NO_BLOCK] * n
+        self._king_block = [_NO_BLOCK] * n
+        self._host_block = [_NO_BLOCK] * n
+        self._hold = [_NO_BLOCK] * n
 
     def _ace_next(self, ace: int) -> int:
         """The cards the Ace piles ``ace`` take next, as a bit mask (memoized: a search
@@ -538,6 +633,122 @@ class _ConcreteSearch:
         except _LimitReached:
             return None
 
+    def _key(self, p: int, tab: int, ace: int, kings: tuple[int, ...]) -> tuple[int, ...]:
+        """The state's key: the discard pile is implied (module docstring). With the
+        symmetry reduction, the cards above the King of two King piles of one colour
+        are a set, not a pair: which King is under them changes nothing while Kings stay.
+        """
+        if not self.reductions.symmetry:
+            return (p, tab, ace, *kings)
+        # The King is the highest 6-bit field; a pile of the King alone strips to 0,
+        # like a King not out yet: the stock position tells them apart.
+        s, h, c, d = (pile & _BELOW_KING[pile.bit_length()] for pile in kings)
+        return (p, tab, ace, *((s, c) if s <= c else (c, s)), *((h, d) if h <= d else (d, h)))
+
+    def _dead_end(
+        self, stack: tuple[int, ...], tab: int, ace: int, kings: tuple[int, ...], fmask: int
+    ) -> bool:
+        """The stuck-cards test (module docstring): True only for a lost state.
+
+        For each card not on a foundation: ``ace_block``, the deepest pile level
+        holding a lower card of its suit that is not on the Ace pile (it cannot go to
+        its Ace pile before the pile is dug down to there); ``king_block``, the level
+        down to which the pile must be dug before one of its hosts can be a King-pile
+        top (a host on the pile must be dug out and must itself get onto a King pile
+        first; a covered host must lose the cards above it, which go to their Ace
+        piles; a host on an Ace pile never takes a card again). A card is stuck until
+        the shallower of the two. :func:`_too_many_stuck` counts the cards that must
+        wait in the tableau at once.
+        """
+        top = len(stack)
+        if top < 2:
+            return False
+        ranks = self.r
+        level = self._level
+        ace_block = self._ace_block
+        king_block = self._king_block
+        host_block = self._host_block
+        hold = self._hold
+        for depth, card in enumerate(stack):
+            level[card] = depth
+            hold[card] = depth
+        for king in self.kings:
+            host_block[king] = _NO_BLOCK  # in the stock, or on its pile (set below)
+        # A card below others on a King pile holds its suit's Ace pile back until they
+        # have gone to their own Ace piles: repeat until no such hold grows deeper.
+        changed = True
+        while changed:
+            for suit in range(4):
+                base = suit * ranks
+                deepest = _NO_BLOCK
+                for card in range(base + ((ace >> (4 * suit)) & 15), base + ranks):
+                    ace_block[card] = deepest
+                    here = hold[card]
+                    if here < deepest:
+                        deepest = here
+            changed = False
+            for pile in kings:
+                above = _NO_BLOCK  # the top of a pile is free to take a card
+                while pile:
+                    card = (pile & 63) - 1
+                    host_block[card] = above
+                    if above < hold[card]:
+                        hold[card] = above
+                        changed = True
+                    here = ace_block[card]
+                    if here < above:
+                        above = here
+                    pile >>= 6
+        on_ace = 0
+        for suit in range(4):
+            on_ace |= self._ace_cards[suit][(ace >> (4 * suit)) & 15]
+        host_pairs = self.host_pairs
+        for card in self.downwards:
+            if (fmask >> card) & 1:
+                if (on_ace >> card) & 1:
+                    host_block[card] = _FOR_EVER
+                continue
+            one, other = host_pairs[card]
+            block = host_block[one]
+            if host_block[other] > block:
+                block = host_block[other]
+            king_block[card] = block
+            here = level[card]
+            host_block[card] = here if here < block else block
+        spans: list[tuple[int, int]] = []
+        for depth, card in enumerate(stack):
+            free = ace_block[card]
+            if king_block[card] > free:
+                free = king_block[card]
+            if free < depth:
+                # Also at its own level: when it is the top, it must go into the
+                # tableau while the others still wait there.
+                spans.append((free, depth + 1))
+        rest = tab
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            card = low.bit_length() - 1
+            free = ace_block[card]
+            if king_block[card] > free:
+                free = king_block[card]
+            if free < top:
+                spans.append((free, top))
+        self._forget(stack, kings)
+        return _too_many_stuck(top, spans, self.slots)
+
+    def _forget(self, stack: tuple[int, ...], kings: tuple[int, ...]) -> None:
+        """Reset the scratch entries :meth:`_dead_end` set for this state."""
+        level = self._level
+        hold = self._hold
+        for card in stack:
+            level[card] = _NO_BLOCK
+            hold[card] = _NO_BLOCK
+        for pile in kings:
+            while pile:
+                hold[(pile & 63) - 1] = _NO_BLOCK
+                pile >>= 6
+
     def _dfs(
         self,
         p: int,
@@ -547,11 +758,9 @@ class _ConcreteSearch:
         kings: tuple[int, ...],
         fmask: int,
     ) -> bool:
-        """Depth-first search from one state. The hot loop of the variant-2 search:
-        per-card facts come from the tables of ``__init__``; the order in which moves
-        are tried (and so the states counted against the node limit) is that of the
-        module docstring: discard top, tableau cards by number, each to its Ace pile
-        then King piles S, H, C, D; King-pile tops to Ace piles; then the draw."""
+        """Depth-first search from one state. Moves are tried in this order: discard
+        top, tableau cards by number, each to its Ace pile then King piles S, H, C, D;
+        King-pile tops to Ace piles; then the draw."""
         n, line = self.n, self.line
         full = (1 << n) - 1
         if fmask == full:
@@ -559,19 +768,11 @@ class _ConcreteSearch:
         mark = len(line)
         ace_shift, ace_place = self.ace_shift, self.ace_place
         host_mask = self.host_mask
-        safe_moves = self.safe_moves
+        reductions = self.reductions
         ace_next = self._ace_next(ace)
-        # Safe moves, made without branching (module docstring).
-        while safe_moves:
-            if stack:
-                top = stack[-1]
-                if (ace_next >> top) & 1 and host_mask[top] & fmask == host_mask[top]:
-                    line.append((top, ace_place[top]))
-                    stack = stack[:-1]
-                    ace += 1 << ace_shift[top]
-                    ace_next = self._ace_next(ace)
-                    fmask |= 1 << top
-                    continue
+        # Safe moves, made without branching (module docstring): a King-pile top that
+        # its Ace pile takes and that can never take a card goes there.
+        while reductions.safe_moves:
             for index, pile in enumerate(kings):
                 top = (pile & 63) - 1
                 if pile and (ace_next >> top) & 1 and host_mask[top] & fmask == host_mask[top]:
@@ -586,7 +787,7 @@ class _ConcreteSearch:
                 break
         if fmask == full:
             return True
-        key = (p, tab, ace, kings)
+        key = self._key(p, tab, ace, kings)
         seen = self.seen
         if key in seen:
             del line[mark:]
@@ -595,6 +796,9 @@ class _ConcreteSearch:
         self.nodes += 1
         if self.nodes > self.limit:
             raise _LimitReached
+        if reductions.dead_ends and self._dead_end(stack, tab, ace, kings, fmask):
+            del line[mark:]
+            return False
         fits_mask = self.fits_mask
         dfs = self._dfs
         # The cards some foundation takes now: each suit's next Ace-pile card, and what
@@ -606,7 +810,7 @@ class _ConcreteSearch:
             playable |= takes_mask[pile & 63]
         # Cards to place: discard top, then tableau cards (only with a non-empty pile
         # or an empty stock), each to its Ace pile or a King pile that takes it.
-        everything = bool(stack) or p == n or not safe_moves
+        everything = bool(stack) or p == n or not reductions.draw_first
         sources: list[int] = []
         from_tab = True
         if stack and (playable >> stack[-1]) & 1:
@@ -618,6 +822,7 @@ class _ConcreteSearch:
                 low = rest & -rest
                 rest ^= low
                 sources.append(low.bit_length() - 1)
+        symmetric = reductions.symmetry
         for card in sources:
             bit = 1 << card
             f2 = fmask | bit
@@ -633,8 +838,18 @@ class _ConcreteSearch:
                     return True
                 line.pop()
             fits = fits_mask[card]
+            if (
+                reductions.safe_moves
+                and ace_next & bit
+                and host_mask[card] & fmask == host_mask[card]
+            ):
+                fits = 0  # the Ace pile is better than a King pile (module docstring)
+            tried = -1
             for index, pile in enumerate(kings):
                 if pile and (fits >> (pile & 63)) & 1:
+                    if symmetric and tried >= 0 and _same_above_king(kings[tried], pile):
+                        continue  # the same move, on the other pile of the colour
+                    tried = index
                     piles = list(kings)
                     piles[index] = (pile << 6) | (card + 1)
                     k2 = tuple(piles)
@@ -648,9 +863,11 @@ class _ConcreteSearch:
                     line.pop()
             from_tab = True  # every source after the discard top is a tableau card
         if everything:
+            is_king = self.is_king
+            kings_stay = reductions.kings_stay
             for index, pile in enumerate(kings):
                 top = (pile & 63) - 1
-                if pile and (ace_next >> top) & 1:
+                if pile and (ace_next >> top) & 1 and not (kings_stay and is_king[top]):
                     shift = ace_shift[top]
                     line.append((top, ace_place[top]))
                     piles = list(kings)
@@ -671,6 +888,15 @@ class _ConcreteSearch:
             line.pop()
         del line[mark:]
         return False
+
+
+#: By a King pile's bit length: the mask of its fields above the King (the highest one).
+_BELOW_KING = (0, *((1 << (6 * ((bits - 1) // 6))) - 1 for bits in range(1, 6 * 14)))
+
+
+def _same_above_king(one: int, other: int) -> bool:
+    """Do two King piles hold the same cards above their Kings (both Kings alone, say)?"""
+    return one & _BELOW_KING[one.bit_length()] == other & _BELOW_KING[other.bit_length()]
 
 
 def _realize_v2(position: Position, line: Sequence[tuple[int, int]]) -> None:
@@ -708,11 +934,14 @@ def search(
     node_limit: int | None = None,
     *,
     plain: bool = False,
+    reductions: Reductions = ALL_REDUCTIONS,
 ) -> Solution:
     """Search the deal exhaustively (no autoplay first): the solver's own answer.
 
     ``plain=True`` searches move by move with no reduction at all (in both variants):
-    slow, but the reference the tests hold the reduced searches to.
+    slow, but the reference the tests hold the reduced searches to. ``reductions``
+    chooses variant 2's reductions (all by default; the benchmarks and tests switch
+    them one by one); variant 1 uses its token model.
     """
     game = _game(game)
     if node_limit is None:
@@ -727,7 +956,7 @@ def search(
         if found:
             _realize_v1(position, token.line)
     else:
-        concrete = _ConcreteSearch(order, game, node_limit, safe_moves=not plain)
+        concrete = _ConcreteSearch(order, game, node_limit, PLAIN if plain else reductions)
         found, nodes = concrete.solve(), concrete.nodes
         if found:
             _realize_v2(position, concrete.line)

@@ -8,8 +8,10 @@ and, for the first ``solver_deals`` deals, searched by the perfect-information s
 comes with a 95% Wilson score interval; for the solver the interval's low end counts the
 unknowns as losses and its high end as wins.
 
-Deals are independent, so they are split into chunks that worker processes play; the
-counts are sums, so the result does not depend on the number of workers.
+Deals are independent, so they are split into chunks that worker processes play (a
+local process pool with ``jobs``, or a Dask cluster with ``cluster``:
+machfsol.odds.cluster); the counts are sums, so the result does not depend on the
+number of workers nor on where they run.
 """
 
 from __future__ import annotations
@@ -171,11 +173,14 @@ def compute(
     node_limit: int | None = None,
     jobs: int = 1,
     progress: Progress | None = None,
+    cluster: str | None = None,
 ) -> list[OddsRow]:
     """One row per (variant, deck) in ``configs``; ``progress(n)`` after n more deals.
 
     ``node_limit`` None uses the solver's default for each variant
-    (:func:`machfsol.odds.solver.default_node_limit`).
+    (:func:`machfsol.odds.solver.default_node_limit`). ``cluster`` (a Dask scheduler
+    address, or ``local`` for a cluster of ``jobs`` local workers) runs the chunks
+    there instead of in this machine's process pool.
     """
     wanted = deals if solver_deals is None else solver_deals
     work = [
@@ -186,7 +191,7 @@ def compute(
     # Solver-heavy chunks first, so that workers do not end on one long chunk.
     work.sort(key=lambda item: item[1].first >= item[1].solver_end)
     totals = [Tally() for _ in configs]
-    for index, tally in _run(work, jobs):
+    for index, tally in _run(work, jobs, cluster):
         totals[index] = totals[index] + tally
         if progress is not None:
             progress(tally.deals)
@@ -195,7 +200,16 @@ def compute(
     ]
 
 
-def _run(work: list[tuple[int, Job]], jobs: int) -> Iterator[tuple[int, Tally]]:
+def _run(
+    work: list[tuple[int, Job]], jobs: int, cluster: str | None
+) -> Iterator[tuple[int, Tally]]:
+    if cluster is not None:
+        from machfsol.odds.cluster import run_on_cluster
+
+        chunks = [job for _index, job in work]
+        for position, tally in run_on_cluster(chunks, run_job, cluster, jobs):
+            yield work[position][0], tally
+        return
     if jobs <= 1:
         for index, job in work:
             yield index, run_job(job)

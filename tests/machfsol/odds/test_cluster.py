@@ -1,0 +1,116 @@
+"""machfsol odds on a Dask cluster: the same counts as one machine, a dead worker's chunk
+run again and counted once, and one-line errors for a bad or unreachable address."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import cloudpickle
+import pytest
+from distributed import LocalCluster
+
+from machfsol.cli import main
+from machfsol.odds import cluster as cluster_module
+from machfsol.odds.cluster import ClusterError, check_address, run_on_cluster
+from machfsol.odds.study import Job, Tally, compute, jobs_for, run_job
+
+# The workers are other processes: send this module's task functions by value.
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+CONFIGS = [(1, 24), (2, 28), (2, 36)]
+
+
+@pytest.fixture(scope="module")
+def two_workers() -> Iterator[str]:
+    """A local Dask cluster of 2 worker processes (1 thread each), for the module."""
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as local:
+        yield local.scheduler_address
+
+
+def test_cluster_counts_equal_one_process(two_workers: str) -> None:
+    alone = compute(CONFIGS, 600, first_seed=7, solver_deals=120, jobs=1)
+    spread = compute(CONFIGS, 600, first_seed=7, solver_deals=120, cluster=two_workers)
+    assert [row.tally for row in spread] == [row.tally for row in alone]
+    assert all(row.tally.deals == 600 and row.tally.solver_deals == 120 for row in spread)
+
+
+def test_progress_counts_every_deal_once(two_workers: str) -> None:
+    seen: list[int] = []
+    compute(CONFIGS, 520, solver_deals=10, cluster=two_workers, progress=seen.append)
+    assert sum(seen) == 520 * len(CONFIGS)
+
+
+def die_the_first_time(marker: str, job: Job) -> Tally:
+    """Kill this worker process on the first chunk it is given (once per test), as a
+    crashed machine would; run the chunk normally when it is tried again."""
+    runs = Path(marker)
+    if not runs.exists():
+        runs.write_text("died\n")
+        os._exit(1)
+    with runs.open("a") as log:
+        log.write(f"{job.game} {job.deck} {job.first}\n")
+    return run_job(job)
+
+
+def test_a_dead_worker_is_retried_and_its_chunk_counted_once(
+    two_workers: str, tmp_path: Path
+) -> None:
+    marker = tmp_path / "runs.txt"
+    work = jobs_for(2, 28, 1000, 1, 200, None)
+    task = functools.partial(die_the_first_time, str(marker))
+    results = list(run_on_cluster(work, task, two_workers))
+    assert marker.read_text().startswith("died\n")  # a worker did die
+    assert sorted(index for index, _tally in results) == list(range(len(work)))
+    total = sum((tally for _index, tally in results), Tally())
+    assert total == sum((run_job(job) for job in work), Tally())
+    assert total.deals == 1000
+
+
+def test_cli_on_a_local_cluster_equals_the_process_pool(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["odds", "--variant", "2", "--deck", "32", "--deals", "300", "--json"]
+    assert main([*args, "--cluster", "local", "--jobs", "2"]) == 0
+    on_cluster = json.loads(capsys.readouterr().out)
+    assert main([*args, "--jobs", "1"]) == 0
+    assert json.loads(capsys.readouterr().out) == on_cluster
+
+
+@pytest.mark.parametrize(
+    ("address", "normal"),
+    [
+        ("local", "local"),
+        ("10.1.2.3:8786", "tcp://10.1.2.3:8786"),
+        ("tcp://scheduler.lan:8786", "tcp://scheduler.lan:8786"),
+    ],
+)
+def test_addresses(address: str, normal: str) -> None:
+    assert check_address(address) == normal
+
+
+@pytest.mark.parametrize("address", ["nowhere", "tcp://host:port", "http://host:80", ":8786"])
+def test_bad_address_is_a_one_line_usage_error(
+    address: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["odds", "--deck", "20", "--deals", "5", "--cluster", address]) == 2
+    err = capsys.readouterr().err
+    assert "--cluster" in err and err.count("\n") == 1
+
+
+def test_unreachable_scheduler_is_a_one_line_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(cluster_module, "CONNECT_TIMEOUT", "1s")
+    with pytest.raises(ClusterError, match="cannot reach the scheduler"):
+        list(run_on_cluster([1], str, "tcp://127.0.0.1:9"))
+    status = main(["odds", "--deck", "20", "--deals", "5", "--cluster", "tcp://127.0.0.1:9"])
+    assert status == 1
+    err = capsys.readouterr().err
+    assert "cannot reach the scheduler" in err and err.count("\n") == 1
