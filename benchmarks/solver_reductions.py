@@ -39,11 +39,12 @@ NO = Reductions.none()
 #: Variant 2's configurations, by name: none, each reduction alone, all.
 V2_CONFIGS: dict[str, Reductions | None] = {
     "plain": None,
-    "draw first": Reductions(True, False, False, False, False),
-    "safe moves": Reductions(False, True, False, False, False),
-    "kings stay": Reductions(False, False, True, False, False),
-    "kings stay + symmetry": Reductions(False, False, True, True, False),
-    "dead ends": Reductions(False, False, False, False, True),
+    "draw first": Reductions(True, False, False, False, False, False),
+    "safe moves": Reductions(False, True, False, False, False, False),
+    "kings stay": Reductions(False, False, True, False, False, False),
+    "kings stay + symmetry": Reductions(False, False, True, True, False, False),
+    "dead ends": Reductions(False, False, False, False, True, False),
+    "iterative bounds": Reductions(False, False, False, False, False, True),
     "all": Reductions(),
 }
 

@@ -504,6 +504,7 @@ class Reductions:
     kings_stay: bool = True  # a King never leaves its King pile
     symmetry: bool = True  # King piles of one colour are interchangeable (with kings_stay)
     dead_ends: bool = True  # the stuck-cards test proves losses early
+    iterative: bool = True  # rounds with growing bounds, two move orders
 
     def __post_init__(self) -> None:
         if self.symmetry and not self.kings_stay:
@@ -511,11 +512,14 @@ class Reductions:
 
     @classmethod
     def none(cls) -> Reductions:
-        return cls(False, False, False, False, False)
+        return cls(False, False, False, False, False, False)
 
 
 PLAIN = Reductions.none()
 ALL_REDUCTIONS = Reductions()
+
+#: States searched in the first round of the iterative search (then twice as many).
+FIRST_ROUND = 1_000
 
 _NO_BLOCK = _NEVER  # a card that no pile level blocks
 _FOR_EVER = -1  # a host that can never take a card again (it is on its Ace pile)
@@ -546,6 +550,8 @@ class _ConcreteSearch:
         self.r = ranks = deck.rank_count
         self.slots = TABLEAU_SIZES[deck.deck_size]
         self.limit = limit
+        self.bound = limit  # the node count at which this round stops
+        self.draw_early = False  # try the draw before the other moves
         self.reductions = reductions
         self.nodes = 0
         self.seen: set[tuple[int, ...]] = set()
@@ -628,10 +634,31 @@ class _ConcreteSearch:
         return p, (), tab, ace, kings, fmask
 
     def solve(self) -> bool | None:
-        try:
-            return self._dfs(*self.start())
-        except _LimitReached:
-            return None
+        """True (won: ``line`` holds the moves), False (lost) or None (node limit).
+
+        With the ``iterative`` reduction, the search runs in rounds with growing bounds
+        on the states searched (``FIRST_ROUND``, doubling), alternating the order in
+        which moves are tried: the draw last, then the draw first. Wins are often found
+        early in one order and late in the other (the draw last first: most wins come
+        quickly that way). The states proved lost are kept from
+        round to round (a state is recorded only when all its moves have failed), so a
+        round cut short loses only its unfinished states, and a LOST is still a full
+        proof. Without it: one round, the draw last.
+        """
+        start = self.start()
+        rounds = self.reductions.iterative
+        bound = FIRST_ROUND
+        self.draw_early = False
+        while True:
+            self.bound = min(self.limit, self.nodes + bound) if rounds else self.limit
+            self.line.clear()
+            try:
+                return self._dfs(*start)
+            except _LimitReached:
+                if self.nodes >= self.limit:
+                    return None
+            bound *= 2
+            self.draw_early = not self.draw_early
 
     def _key(self, p: int, tab: int, ace: int, kings: tuple[int, ...]) -> tuple[int, ...]:
         """The state's key: the discard pile is implied (module docstring). With the
@@ -792,11 +819,11 @@ class _ConcreteSearch:
         if key in seen:
             del line[mark:]
             return False
-        seen.add(key)
         self.nodes += 1
-        if self.nodes > self.limit:
+        if self.nodes > self.bound:
             raise _LimitReached
         if reductions.dead_ends and self._dead_end(stack, tab, ace, kings, fmask):
+            seen.add(key)
             del line[mark:]
             return False
         fits_mask = self.fits_mask
@@ -823,6 +850,17 @@ class _ConcreteSearch:
                 rest ^= low
                 sources.append(low.bit_length() - 1)
         symmetric = reductions.symmetry
+        if p < n and self.draw_early:
+            card = self.order[p]
+            line.append((-1, DISCARD))
+            forced = self._forced(card, ace, kings, fmask)
+            if forced is None:
+                found = dfs(p + 1, stack + (card,), tab, ace, kings, fmask)
+            else:
+                found = dfs(p + 1, stack, tab, *forced)
+            if found:
+                return True
+            line.pop()
         for card in sources:
             bit = 1 << card
             f2 = fmask | bit
@@ -875,7 +913,7 @@ class _ConcreteSearch:
                     if dfs(p, stack, tab, ace + (1 << shift), tuple(piles), fmask):
                         return True
                     line.pop()
-        if p < n:
+        if p < n and not self.draw_early:
             card = self.order[p]
             line.append((-1, DISCARD))
             forced = self._forced(card, ace, kings, fmask)
@@ -886,6 +924,9 @@ class _ConcreteSearch:
             if found:
                 return True
             line.pop()
+        # Every move failed: the state is lost. (Recorded only now, not on entry, so
+        # that a round of the iterative search cut short leaves no unproved state.)
+        seen.add(key)
         del line[mark:]
         return False
 
