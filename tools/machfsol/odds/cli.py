@@ -22,6 +22,9 @@ from machfsol.odds.cluster import check_address
 from machfsol.odds.solver import DEFAULT_NODE_LIMITS, Verdict, search, solve, transcript
 from machfsol.odds.study import compute, format_table, stderr_is_terminal
 
+#: ``solve --plain``'s default node limit: the plain search needs many more states.
+PLAIN_NODE_LIMIT = 5_000_000
+
 
 class UsageError(MachfsolError):
     """A bad option value (exit status 2, like argparse's own errors)."""
@@ -86,7 +89,10 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     solve_parser.add_argument(
         "--plain",
         action="store_true",
-        help="search with no reduction at all (slow: an independent check of a verdict)",
+        help=(
+            "search with no reduction at all, node limit 5000000 unless given (slow: an "
+            "independent check of a verdict)"
+        ),
     )
     solve_parser.set_defaults(handler=run_solve)
 
@@ -171,7 +177,7 @@ def run_solve(args: argparse.Namespace) -> int:
     else:
         raise UsageError("solve needs --seed or --order")
     if args.plain:
-        solution = search(order, game, node_limit, plain=True)
+        solution = search(order, game, node_limit or PLAIN_NODE_LIMIT, plain=True)
         searcher = "the plain search"
     else:
         solution = solve(order, game, node_limit)
