@@ -20,7 +20,7 @@
 # (52: empty; EM empty spaces; every space below LO is filled), AN(S) the card Ace
 # pile S needs next, KP(S,0..KN(S)-1) King pile S bottom first, KT(S) its top (-1:
 # empty), PT(C) the King pile whose top is card C (-1: none), FC cards on foundations.
-# Per card: SU suit, RK rank, CR 1 if red, FF the forced foundation of an Ace or King
+# Per card: SU suit, RK rank, FF the forced foundation of an Ace or King
 # (else 0), FA and FB the cards it may be put on in a King pile (52: none; PT(52) is
 # always -1), TA and TB the cards that may be put on it (53: none), WT how many
 # foundations take it now. MH$ the player's moves (two bytes each: source, destination;
@@ -28,10 +28,21 @@
 # Place tables: PK(P) its kind (1 stock, 2 discard, 3 tableau, 4 Ace, 5 King pile),
 # P3(P) where its name starts in PN$.
 #
-1 REM MACHFSOL - TWO SOLITAIRES
-#V1 2 REM VARIANT 1: KING PILES DOWN BY SUIT
-#V2 2 REM VARIANT 2: KING PILES DOWN IN ALTERNATING COLOUR
-3 GOTO 10000
+# ------------------------------------------------------------ set-up loops (first: fastest)
+#
+# The set-up's loops run here, ahead of everything, because a NEXT finds its FOR's line
+# by walking the lines from the start, like GOTO: at line 11000 each NEXT would walk the
+# whole program (on genuine BASIC rev. C that walk costs about 2 frames).
+#
+# Line 1 (once): the tables that never change: the reciprocals KI(K)=1/K of the shuffle,
+# and per place its name's start P3 in PN$ and its kind PK. Lines 2-3 (per suit S of the
+# deck size's tables, line 11050): its cards C.. of ranks 0..NR1, their characters in
+# CD$ from J.
+0 GOTO 10000:REM MACHFSOL - TWO SOLITAIRES
+1 FOR I=2 TO 52:KI(I)=1/I:NEXT I:FOR I=0 TO 17:P3(I)=3*I+1:PK(I)=3+(I>9)+(I>13):NEXT I:RETURN
+2 FOR I=0 TO NR1:SU(C)=S:RK(C)=I:FF(C)=0:PT(C)=-1:WT(C)=0:CD$(J)=L$(I+1,I+1):CD$(J+1)=A$
+#V1 3 FA(C)=C+1:FB(C)=52:TA(C)=C-1:TB(C)=53:C=C+1:J=J+2:NEXT I:RETURN
+#V2 3 FA(C)=RK(C)+1+NR*(1-RD):FB(C)=FA(C)+NR+NR:TA(C)=FA(C)-2:TB(C)=FB(C)-2:C=C+1:J=J+2:NEXT I:RETURN
 #
 # ------------------------------------------------------------ the shuffle (first: fastest)
 #
@@ -331,22 +342,21 @@
 10000 REM SET-UP: ARRAYS, CONSTANTS, TABLES; THEN TEST MODE OR PLAY
 #V1 10010 V=1:DIM TL$(38):TL$="MACHFSOL 1: KINGS DOWN BY SUIT"
 #V2 10010 V=2:DIM TL$(38):TL$="MACHFSOL 2: KINGS DOWN ALTERNATING"
-10020 DIM D(53),W(52),T(7),AN(3),KN(3),KP(3,12),KT(3),PT(52),SU(51),RK(51),CR(51),FF(51)
+10020 DIM D(53),W(52),T(7),AN(3),KN(3),KP(3,12),KT(3),PT(52),SU(51),RK(51),FF(51)
 10030 DIM FA(51),FB(51),TA(51),TB(51),WT(53),KI(52),PK(17),P3(17)
-10040 DIM MH$(420),CD$(104),CO$(104),PL$(36),L$(40),RL$(13),SN$(4),SL$(32),LN$(40),BL$(40)
-10045 DIM KQ$(4),F$(20),SC$(4),FM$(4),RS$(8),PN$(54)
+10040 DIM MH$(420),CD$(104),CO$(104),PL$(36),L$(40),RL$(13),SN$(4),SL$(32),LN$(40),BL$(40),DL$(13),IL$(13)
+10045 DIM KQ$(4),F$(20),SC$(4),FM$(4),RS$(8),PN$(54),A$(1)
 10050 QS=127773:AM=16807:RS=2836:MM=2147483640+7:QI=0.0000078263:REM 1/QS=7.826379E-06
-10060 FOR I=2 TO 52:KI(I)=1/I:NEXT I
 10070 PL$="S W T1T2T3T4T5T6T7T8ASAHACADKSKHKCKD":KQ$="QWER":SC$="SHCD":FM$="M F "
 10075 PN$="S  W  T1 T2 T3 T4 T5 T6 T7 T8 AS AH AC AD KS KH KC KD "
 10080 RS$="WON LOST":BL$=" ":BL$(40)=" ":BL$(2)=BL$
-10085 FOR I=0 TO 17:P3(I)=3*I+1:PK(I)=3+(I=0)*(-2)+(I=1)*(-1)+(I>9)+(I>13):NEXT I
+10085 GOSUB 1:PK(0)=1:PK(1)=2
 10087 REM NO BREAK KEY (POKMSK/IRQEN), A TITLE WHILE THE TABLES ARE MADE
 10090 N=52:SY=0:GW=0:GP=0:SE=1:LG=0:DI=0:RP=0:POKE 16,64:POKE 53774,64
 10095 PRINT CHR$(125):PRINT TL$:PRINT "PLEASE WAIT"
 10100 GOSUB 10500:GOSUB 11000
 10110 REM TEST MODE IF THE HARNESS GAVE A CONFIGURATION ON H1:
-10120 TRAP 10130:OPEN #3,4,0,"H1:MFTEST.CFG":TRAP 40000:GOTO 7000
+10120 TRAP 10130:OPEN #3,4,0,"H1:MFTEST.CFG":TRAP 40000:TM=1:GOSUB 11150:GOTO 7000
 10130 CLOSE #3:OPEN #2,4,0,"K:":GOTO 6000
 10500 REM SUIT CHARACTERS: ATARI SPADE HEART CLUB DIAMOND, OR SPANISH INITIALS
 10510 SN$="{":SN$(2)=CHR$(0):SN$(3)=CHR$(16):SN$(4)="`":IF SY THEN SN$="ecbo"
@@ -354,30 +364,26 @@
 10530 IF SY THEN SL$="ESPADAS COPAS   BASTOS  OROS    "
 10540 RETURN
 11000 REM TABLES FOR DECK SIZE N AND STYLE SY (0 FRENCH, 1 SPANISH)
-11010 NR=N/4:NR1=NR-1:TS=2*INT((N-16)/8)
-11015 FOR C=0 TO 53:WT(C)=0:IF C<53 THEN PT(C)=-1
-11017 NEXT C:FOR K=0 TO 3:KT(K)=-1:AN(K)=0:NEXT K
-11020 RESTORE 11900
-11030 READ I,RL$:IF I<>N THEN 11030
-11040 FOR C=0 TO N-1:S=INT(C/NR):SU(C)=S:RK(C)=C-S*NR:CR(C)=(S=1 OR S=3):FF(C)=0
-11050 IF RK(C)=0 THEN FF(C)=10+S
-11060 IF RK(C)=NR-1 THEN FF(C)=14+S
+# This runs before the first table is shown, and genuine BASIC rev. C takes about 6 ms a
+# statement: the tables are built suit by suit, rank by rank (no division, no test per
+# card), by the loop at lines 2-3, and the transcript's card names CO$ only in test mode.
+# RL$ the ranks of the deck in the transcript's letters, DL$ as shown (Spanish: 1 X S C
+# R for A T J Q K), IL$ the same in inverse video (red suits); per suit RD is 1 for red
+# and A$ the suit's character as shown. TM is 1 in test mode.
+11010 NR=N/4:NR1=NR-1:TS=2*INT((N-16)/8):KT(0)=-1:KT(1)=-1:KT(2)=-1:KT(3)=-1:RESTORE 11900
+11020 READ I,RL$,L$:IF I<>N THEN 11020
+11030 DL$=RL$:IF SY THEN DL$=L$
+11040 FOR I=1 TO NR:IL$(I)=CHR$(ASC(DL$(I))+128):NEXT I:C=0:J=1
+11050 FOR S=0 TO 3:RD=(S=1 OR S=3):A$=SN$(S+1,S+1):L$=DL$:AN(S)=0
+11060 IF RD THEN A$=CHR$(ASC(A$)+128):L$=IL$
 11070 REM FA/FB: THE CARDS C MAY GO ON IN A KING PILE, TA/TB: THE CARDS THAT GO ON C
-#V1 11080 FA(C)=C+1:FB(C)=52:TA(C)=C-1:TB(C)=53
-#V2 11080 FA(C)=RK(C)+1+NR*(1-CR(C)):FB(C)=FA(C)+NR+NR:TA(C)=FA(C)-2:TB(C)=FB(C)-2
-11090 IF RK(C)=NR-1 THEN FA(C)=52:FB(C)=52
-11095 IF RK(C)=0 THEN TA(C)=53:TB(C)=53
-11100 L$=RL$(RK(C)+1,RK(C)+1):CO$(C+C+1)=L$:CO$(C+C+2)=SC$(S+1,S+1)
-11110 IF SY THEN GOSUB 11200
-11120 IF CR(C) THEN L$=CHR$(ASC(L$)+128)
-11130 L$(2)=SN$(S+1,S+1):IF CR(C) THEN L$(2)=CHR$(ASC(L$(2))+128)
-11140 CD$(C+C+1)=L$:NEXT C:RETURN
-11200 REM SPANISH RANKS: 1 FOR THE ACE, SOTA CABALLO REY FOR J Q K, X FOR TEN
-11210 IF L$="A" THEN L$="1"
-11220 IF L$="J" THEN L$="S"
-11230 IF L$="Q" THEN L$="C"
-11240 IF L$="K" THEN L$="R"
-11250 IF L$="T" THEN L$="X"
-11260 RETURN
-11900 DATA 52,A23456789TJQK,48,A23456789JQK,44,A2345678JQK,40,A234567JQK
-11910 DATA 36,A6789TJQK,32,A789TJQK,28,A89TJQK,24,A9TJQK,20,ATJQK
+11080 GOSUB 2
+11110 REM THE ACE GOES TO ITS ACE PILE, THE KING TO ITS KING PILE; NOTHING GOES ON AN ACE
+11120 C=C-NR:FF(C)=10+S:TA(C)=53:TB(C)=53:C=C+NR1:FF(C)=14+S:FA(C)=52:FB(C)=52:C=C+1:NEXT S
+11130 REM THE OTHER CARD NUMBERS: 52 (AN EMPTY SPACE, OR NONE) AND 53 TOO
+11140 FOR C=N TO 52:PT(C)=-1:WT(C)=0:NEXT C:WT(53)=0:IF TM=0 THEN RETURN
+11150 REM THE TRANSCRIPT'S CARD NAMES (TEST MODE ONLY): RANK LETTER, SUIT LETTER
+11160 FOR C=0 TO N-1:CO$(C+C+1)=RL$(RK(C)+1,RK(C)+1):CO$(C+C+2)=SC$(SU(C)+1,SU(C)+1):NEXT C:RETURN
+11900 DATA 52,A23456789TJQK,123456789XSCR,48,A23456789JQK,123456789SCR
+11910 DATA 44,A2345678JQK,12345678SCR,40,A234567JQK,1234567SCR,36,A6789TJQK,16789XSCR
+11920 DATA 32,A789TJQK,1789XSCR,28,A89TJQK,189XSCR,24,A9TJQK,19XSCR,20,ATJQK,1XSCR

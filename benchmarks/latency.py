@@ -4,7 +4,7 @@ ready for the next key, on any ROM set.
 Usage:
     .venv/bin/python benchmarks/latency.py [--seeds 1-5] [--variant 1|2|both]
         [--os-rom F] [--basic-rom F] [--tv ntsc|pal] [--disk MACHFSOL.ATR]
-        [--source MY.BAS] [--jobs 2] [--json FILE]
+        [--source MY.BAS] [--jobs 2] [--json FILE] [--menu-only]
 
 "Ready for the next key" is measured in the machine, not guessed from the screen: the
 program waits in the OS's keyboard GET-BYTE routine with no key pending (BASIC at its
@@ -32,6 +32,9 @@ For each program and deal, one boot of the game disk plays:
 6. the deal again, and a burst: SPACE three times, 10 frames apart (the second and
    third while the first draw is still being worked out): how many the game took,
    and the frames from the first key until it waits again.
+
+``--menu-only`` plays only step 1 (both boots, no deal, no game): the start-up figures
+in a few seconds.
 
 It prints, for each program, the first deal's figures and the median and maximum
 over the deals (for draws, card moves and hints: over every move of every deal),
@@ -204,9 +207,11 @@ def game_session(game: int, seed: int) -> Session:
     return session
 
 
-def menu_session(game: int) -> Session:
+def menu_session(game: int, action: str = MENU_SERIAL) -> Session:
+    """Boot, and the menu choice until the first table (deal 1), timed as ``action``."""
     session = Session(Script().wait_for_text(title_of(game), START_FRAMES))
-    session.type(str(game), MENU_SERIAL, START_FRAMES)
+    session.type(str(game), action, START_FRAMES)
+    session.expect.append((0, dealt(game, 1)))
     return session
 
 
@@ -312,6 +317,12 @@ def run_menu_serial(game: int, options: EmulatorOptions) -> list[Measured]:
     return measure(result, session, f"MACHFSOL.{game}, real serial I/O")
 
 
+def run_menu_patched(game: int, options: EmulatorOptions) -> tuple[list[Measured], RunResult]:
+    session = menu_session(game, MENU)
+    result = run(options, session.script)
+    return measure(result, session, f"MACHFSOL.{game}, SIO patch"), result
+
+
 @dataclass(frozen=True)
 class Row:
     action: str
@@ -329,6 +340,8 @@ def rows(per_deal: list[list[Measured]], serial: list[Measured]) -> list[Row]:
         first = [m.frames for m in deals[0] if m.action in wanted]
         every = [m.frames for deal in deals for m in deal if m.action in wanted]
         taken = [m.taken for deal in deals for m in deal if m.action in wanted and m.taken]
+        if not every:  # --menu-only: no game played
+            continue
         table.append(Row(action, first, every, taken))
     return table
 
@@ -379,6 +392,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--source", type=Path, help="one-source file to build the disk from")
     parser.add_argument("--jobs", type=int, default=2, help="emulators at once (default 2)")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
+    parser.add_argument(
+        "--menu-only",
+        action="store_true",
+        help="only the menu choice until the first table (both boots): no deal, no game",
+    )
     add_machine_arguments(parser)
     args = parser.parse_args(argv)
     check_machine(args.machine, args.tv)
@@ -403,7 +421,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         report: dict[str, object] = {"tv": args.tv, "roms": roms.describe(), "seeds": list(seeds)}
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
             games_runs = {
-                game: [pool.submit(run_game, game, seed, options) for seed in seeds]
+                game: [pool.submit(run_menu_patched, game, options)]
+                if args.menu_only
+                else [pool.submit(run_game, game, seed, options) for seed in seeds]
                 for game in games
             }
             serial_runs = {game: pool.submit(run_menu_serial, game, options) for game in games}

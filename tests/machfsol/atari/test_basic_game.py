@@ -8,6 +8,7 @@ import pytest
 
 from a8.basic import tokenize
 from a8.basic.program import Program
+from a8.basic.tokens import TOK_REM
 from machfsol.atari import basic_game
 from machfsol.atari.basic_game import BasicSourceError, generate, parse_source, to_atascii
 from machfsol.atari.test_mode import AtariTestModeError, Deal, config_text, run_test_mode
@@ -44,6 +45,34 @@ def test_stripping_remarks_redirects_jumps_to_the_next_line() -> None:
         '60 IF X THEN 20\n70 PRINT "GOTO 30":TRAP 20:RESTORE 40\n'
     )
     assert "GOSUB 30" in generate(1, source=source)
+
+
+def test_stripping_remarks_cuts_a_final_rem_statement_but_not_strings_or_data() -> None:
+    source = '10 X=1:REM WHY\n20 PRINT "A:REM B":REM C\n30 DATA 1,:REM,2\n40 IF X THEN Y=2: REM Z\n'
+    assert generate(1, source=source, strip_remarks=True) == (
+        '10 X=1\n20 PRINT "A:REM B"\n30 DATA 1,:REM,2\n40 IF X THEN Y=2\n'
+    )
+    assert generate(1, source=source) == source
+
+
+def test_the_disk_carries_the_programs_without_remarks() -> None:
+    """program_listing is what `machfsol build` tokenizes: no REM token, same lines else."""
+    for variant in basic_game.VARIANTS:
+        listing = basic_game.program_listing(variant)
+        assert listing == generate(variant, strip_remarks=True)
+        assert "REM" not in re.sub(r'"[^"]*"', '""', listing)
+        for line in Program.from_bytes(tokenize(listing)).lines:
+            assert TOK_REM not in _statement_tokens(line.data), line.number
+
+
+def _statement_tokens(line: bytes) -> list[int]:
+    """The statement tokens of a tokenized line: from offset 3, each statement starts
+    with the offset of the next one, then its token."""
+    tokens, offset = [], 3
+    while offset < line[2]:
+        tokens.append(line[offset + 1])
+        offset = line[offset]
+    return tokens
 
 
 def test_a_remark_at_the_end_cannot_be_a_target() -> None:
@@ -109,7 +138,7 @@ def test_the_two_games_differ_only_in_title_king_rule_and_distance() -> None:
     # The King-pile rule is the table of cards each card may go on: the same suit's next
     # rank in variant 1, the two next-rank cards of the other colour in variant 2.
     assert any("FA(C)=C+1:FB(C)=52" in one[n] for n in differing)
-    assert any("FA(C)=RK(C)+1+NR*(1-CR(C))" in two[n] for n in differing)
+    assert any("FA(C)=RK(C)+1+NR*(1-RD)" in two[n] for n in differing)
 
 
 def test_the_real_source_generates_plain_rev_c_lines() -> None:

@@ -68,7 +68,7 @@ def test_the_game_disk_boots_into_the_game(
     """Boot the built disk and pick a game: it starts and runs its test mode from H1:.
 
     With a configuration that lists no deal the game writes its done marker and
-    ends; the keyboard then lists line 2, which names the variant.
+    ends; the keyboard then lists line 10010, which sets the variant and its title.
     """
     disk = tmp_path / "MACHFSOL.ATR"
     assert main(["build", "-o", str(disk)]) == 0
@@ -81,11 +81,11 @@ def test_the_game_disk_boots_into_the_game(
         .key(key)
         .wait_for_file("MFDONE.TXT", 6000)
         .wait(300)
-        .type('LIST "H1:LINE2.LST",2,2\n')
-        .wait_for_file("LINE2.LST", 600)
+        .type('LIST "H1:VARIANT.LST",10010,10010\n')
+        .wait_for_file("VARIANT.LST", 600)
     )
     options = EmulatorOptions(machine=machine, sio_patch=sio_patch, disk=disk, hdir=hdir)
     result = run(options, script)
     assert result.reason == "script-end", result.log
     assert (hdir / "MFDONE.TXT").read_bytes().startswith(b"DONE 0 FRE ")
-    assert f"VARIANT {key}".encode() in (hdir / "LINE2.LST").read_bytes()
+    assert f"V={key}:".encode() in (hdir / "VARIANT.LST").read_bytes()

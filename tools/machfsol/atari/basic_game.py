@@ -14,11 +14,14 @@ Preprocessor syntax (one directive per source line, at the start of the line):
 everything else
     A BASIC line (``NNN statements``) kept in both listings. Blank lines are dropped.
 
-With ``strip_remarks=True`` lines that hold nothing but a ``REM`` are dropped too (saving
-Atari memory). A jump to a dropped REM line is redirected to the next line kept, which is
-exactly what Atari BASIC does when it jumps to a REM, so the source keeps the classic style
-of a REM heading at each subroutine's own line number. Every GOTO, GOSUB, THEN, TRAP,
-RESTORE and ON target is checked against the generated listing.
+With ``strip_remarks=True`` lines that hold nothing but a ``REM`` are dropped too, and a
+``REM`` ending a line (``X=1:REM WHY``) is cut off. That is the form the game disk carries:
+every byte of the program costs load time from a real disk drive (a sector of 125 bytes
+takes about 6 frames), Atari memory, and time at every GOTO that walks past the line. A
+jump to a dropped REM line is redirected to the next line kept, which is exactly what
+Atari BASIC does when it jumps to a REM, so the source keeps the classic style of a REM
+heading at each subroutine's own line number. Every GOTO, GOSUB, THEN, TRAP, RESTORE and
+ON target is checked against the generated listing.
 """
 
 from __future__ import annotations
@@ -140,10 +143,43 @@ def generate(
     chosen = [line for line in lines if variant in line.variants]
     chosen.sort(key=lambda line: line.number)
     kept = [line for line in chosen if not (strip_remarks and line.is_remark)]
+    if strip_remarks:
+        kept = [_without_final_remark(line) for line in kept]
     redirect = _redirections(chosen, kept)
     kept = [_retarget(line, redirect) for line in kept]
     _check_targets(kept, {line.number for line in kept})
     return "".join(f"{line.number} {line.text}\n" for line in kept)
+
+
+def program_listing(variant: int, source: BasicSource | str | None = None) -> str:
+    """The listing of MACHFSOL.<variant> as the game disk carries it: the REMs stripped.
+
+    The source's REMs explain the program to its readers; on the Atari they would only
+    cost load time (about 28 sectors of the real disk drive, 6 frames each), memory and
+    time at every GOTO. ``machfsol listing`` prints this form unless ``--remarks``.
+    """
+    return generate(variant, strip_remarks=True, source=source)
+
+
+def _without_final_remark(line: SourceLine) -> SourceLine:
+    """The line without a ``REM`` statement at its end (one after a colon, outside strings).
+
+    A REM runs to the end of the line, and so does DATA: scanning stops at a DATA.
+    """
+    text = line.text
+    if text.lstrip().startswith("DATA"):
+        return line
+    in_string = False
+    for index, char in enumerate(text):
+        if char == '"':
+            in_string = not in_string
+        elif char == ":" and not in_string:
+            rest = text[index + 1 :].lstrip()
+            if rest.startswith("REM"):
+                return SourceLine(line.place, line.number, text[:index], line.variants)
+            if rest.startswith("DATA"):
+                break
+    return line
 
 
 def _redirections(chosen: list[SourceLine], kept: list[SourceLine]) -> dict[int, int]:

@@ -7,8 +7,9 @@ boot menu of :mod:`a8.disk.boot` in sectors 1-3 so that it boots straight into t
 games on a machine with BASIC.
 
 The programs are generated from the one source (basic_src/machfsol.bas, shipped in the
-package: :mod:`machfsol.atari.places`) by :mod:`machfsol.atari.basic_game` and
-tokenized by :mod:`a8.basic`. Nothing here depends on the time or the machine, so
+package: :mod:`machfsol.atari.places`) by :mod:`machfsol.atari.basic_game`, without
+their REMs (:func:`~machfsol.atari.basic_game.program_listing`), and tokenized by
+:mod:`a8.basic`. Nothing here depends on the time or the machine, so
 the same sources always give a byte-identical image; the tests check that the
 committed atr/MACHFSOL.ATR is the image the current sources give.
 """
@@ -18,7 +19,13 @@ from __future__ import annotations
 from a8.basic import tokenize
 from a8.disk.boot import MenuEntry, install_boot_menu
 from a8.disk.dos2 import Density, Dos2Disk, FileName
-from machfsol.atari.basic_game import PROGRAM_NAMES, VARIANTS, BasicSource, generate, read_source
+from machfsol.atari.basic_game import (
+    PROGRAM_NAMES,
+    VARIANTS,
+    BasicSource,
+    program_listing,
+    read_source,
+)
 from machfsol.atari.places import DISK_NAME
 
 DISK_TITLE = "MAChFsol"
@@ -44,7 +51,7 @@ def game_programs(source: BasicSource | None = None) -> dict[int, bytes]:
     for variant in VARIANTS:
         name = file_name_of(variant)
         programs[variant] = tokenize(
-            generate(variant, source=source),
+            program_listing(variant, source),
             file=f"listing of {name} from {source.name} (machfsol listing {variant})",
             save_command=f'SAVE "D:{name}"',
         )

@@ -70,6 +70,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     listing = subparsers.add_parser(
         "listing",
         help="write the Atari BASIC listing of MACHFSOL.1 or .2 (generated from the one source)",
+        description="Write the listing of the program the game disk carries: the one "
+        "source's lines for this variant, without REMs (what LIST shows on the Atari). "
+        "--remarks keeps the REMs. See docs/GAME.md.",
     )
     listing.add_argument("variant", type=int, choices=VARIANTS)
     listing.add_argument(
@@ -81,8 +84,16 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         action="store_true",
         help="ATASCII line ends (0x9B), as ENTER reads it on an Atari or in atari800",
     )
-    listing.add_argument(
-        "--strip-remarks", action="store_true", help="leave out the lines holding only a REM"
+    remarks = listing.add_mutually_exclusive_group()
+    remarks.add_argument(
+        "--remarks",
+        action="store_true",
+        help="keep the source's REMs (a longer program than the disk's, for reading)",
+    )
+    remarks.add_argument(
+        "--strip-remarks",
+        action="store_true",
+        help="leave out the REMs, as the game disk does (the default)",
     )
     listing.set_defaults(handler=run_listing)
 
@@ -167,7 +178,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def run_listing(args: argparse.Namespace) -> int:
-    text = generate(args.variant, strip_remarks=args.strip_remarks, source=read_source(args.source))
+    text = generate(args.variant, strip_remarks=not args.remarks, source=read_source(args.source))
     data = to_atascii(text) if args.atascii else text.encode("ascii")
     write_atomically(args.output if args.output is not None else STDOUT, data)
     return 0

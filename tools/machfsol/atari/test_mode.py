@@ -147,7 +147,7 @@ def run_deals(
 ) -> TestModeRun:
     """Run MACHFSOL.<variant> in atari800 on these deals; return what it wrote.
 
-    ``listing`` defaults to the generated program; ``tokenized`` loads it as the SAVE
+    ``listing`` defaults to the program the game disk carries; ``tokenized`` loads it as the SAVE
     file a8.basic makes rather than through ENTER; ``folder`` (the H1: folder) defaults
     to a temporary one; ``memlo`` reserves low memory up to that address first, as a
     resident DOS would. Raises AtariTestModeError when the program reports an error or
@@ -158,7 +158,7 @@ def run_deals(
             f"MEMLO ${memlo:04X} is outside ${MEMLO_RANGE.start:04X}-${MEMLO_RANGE.stop - 1:04X}"
         )
     seeds = [item.seed for item in deals]
-    program = listing if listing is not None else basic_game.generate(variant)
+    program = listing if listing is not None else basic_game.program_listing(variant)
     with tempfile.TemporaryDirectory(prefix="mftest-") as scratch:
         hdir = folder if folder is not None else Path(scratch)
         hdir.mkdir(parents=True, exist_ok=True)
