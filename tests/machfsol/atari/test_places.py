@@ -101,7 +101,7 @@ def test_build_in_a_checkout_updates_its_disk_from_its_source(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The checkout's own basic_src/machfsol.bas is built, into its atr/MACHFSOL.ATR."""
-    edited = SOURCE.read_text(encoding="ascii") + "#V2 32000 PRINT \"EDITED IN THE CHECKOUT\"\n"
+    edited = SOURCE.read_text(encoding="ascii") + '#V2 32000 PRINT "EDITED IN THE CHECKOUT"\n'
     monkeypatch.chdir(make_checkout(tmp_path, edited))
     assert main(["build"]) == 0
     disk = tmp_path / "atr" / "MACHFSOL.ATR"
@@ -112,7 +112,7 @@ def test_build_in_a_checkout_updates_its_disk_from_its_source(
 def test_build_and_listing_from_a_users_source(tmp_path: Path) -> None:
     mine = tmp_path / "MY.BAS"
     mine.write_text(
-        SOURCE.read_text(encoding="ascii") + "#V1 32000 PRINT \"MY EDIT\"\n", encoding="ascii"
+        SOURCE.read_text(encoding="ascii") + '#V1 32000 PRINT "MY EDIT"\n', encoding="ascii"
     )
     disk = tmp_path / "MY.ATR"
     assert main(["build", "--source", str(mine), "-o", str(disk)]) == 0
@@ -120,7 +120,7 @@ def test_build_and_listing_from_a_users_source(tmp_path: Path) -> None:
     assert b"MY EDIT" not in disk_listing(disk, 2)
     listing = tmp_path / "MY1.LST"
     assert main(["listing", "1", "--source", str(mine), "-o", str(listing)]) == 0
-    assert listing.read_text(encoding="ascii").endswith("32000 PRINT \"MY EDIT\"\n")
+    assert listing.read_text(encoding="ascii").endswith('32000 PRINT "MY EDIT"\n')
     assert "REM" not in listing.read_text(encoding="ascii")  # the disk's form: no REMs
     assert main(["listing", "1", "--source", str(mine), "--remarks", "-o", str(listing)]) == 0
     assert listing.read_text(encoding="ascii").startswith("0 GOTO 10000:REM MACHFSOL")
@@ -170,7 +170,7 @@ def test_verify_a_users_source(
     """A user's edited copy of the one source: its disk is built in --keep, and verified."""
     mine = tmp_path / "MY.BAS"
     mine.write_text(
-        SOURCE.read_text(encoding="ascii") + "#V1 32000 PRINT \"MY EDIT\"\n", encoding="ascii"
+        SOURCE.read_text(encoding="ascii") + '#V1 32000 PRINT "MY EDIT"\n', encoding="ascii"
     )
     keep = tmp_path / "kept"
     status = main(
@@ -180,7 +180,7 @@ def test_verify_a_users_source(
     assert status == 0, out
     assert out.startswith(f"machfsol verify: game disk built from {mine}: 1 deals")
     assert b"MY EDIT" in disk_listing(keep / "MACHFSOL.ATR", 1)
-    assert generate(1, source=read_source(mine)).endswith("32000 PRINT \"MY EDIT\"\n")
+    assert generate(1, source=read_source(mine)).endswith('32000 PRINT "MY EDIT"\n')
 
 
 @pytest.mark.emulator
