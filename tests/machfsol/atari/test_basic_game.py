@@ -11,6 +11,7 @@ from a8.basic.program import Program
 from a8.basic.tokens import TOK_REM
 from machfsol.atari import basic_game
 from machfsol.atari.basic_game import BasicSourceError, generate, parse_source, to_atascii
+from machfsol.atari.constant_pool import pool_constants
 from machfsol.atari.test_mode import AtariTestModeError, Deal, config_text, run_test_mode
 from machfsol.errors import MachfsolError
 
@@ -56,10 +57,11 @@ def test_stripping_remarks_cuts_a_final_rem_statement_but_not_strings_or_data() 
 
 
 def test_the_disk_carries_the_programs_without_remarks() -> None:
-    """program_listing is what `machfsol build` tokenizes: no REM token, same lines else."""
+    """program_listing is what `machfsol build` tokenizes: no REM token, same lines else
+    (the numbers pooled, tests/machfsol/atari/test_constant_pool.py)."""
     for variant in basic_game.VARIANTS:
         listing = basic_game.program_listing(variant)
-        assert listing == generate(variant, strip_remarks=True)
+        assert listing == pool_constants(generate(variant, strip_remarks=True))
         assert "REM" not in re.sub(r'"[^"]*"', '""', listing)
         for line in Program.from_bytes(tokenize(listing)).lines:
             assert TOK_REM not in _statement_tokens(line.data), line.number

@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 
+from machfsol.atari.constant_pool import pool_constants
 from machfsol.atari.places import default_source
 from machfsol.errors import MachfsolError
 
@@ -152,13 +153,14 @@ def generate(
 
 
 def program_listing(variant: int, source: BasicSource | str | None = None) -> str:
-    """The listing of MACHFSOL.<variant> as the game disk carries it: the REMs stripped.
+    """The listing of MACHFSOL.<variant> as the game disk carries it: the REMs stripped
+    and the most used numbers kept in variables (:mod:`machfsol.atari.constant_pool`).
 
-    The source's REMs explain the program to its readers; on the Atari they would only
-    cost load time (about 28 sectors of the real disk drive, 6 frames each), memory and
-    time at every GOTO. ``machfsol listing`` prints this form unless ``--remarks``.
+    The source's REMs and numbers are written for its readers; on the Atari they would
+    only cost load time (about 50 sectors of a real disk drive, 6 frames each), memory
+    and time at every GOTO. ``machfsol listing`` prints this form unless ``--remarks``.
     """
-    return generate(variant, strip_remarks=True, source=source)
+    return pool_constants(generate(variant, strip_remarks=True, source=source))
 
 
 def _without_final_remark(line: SourceLine) -> SourceLine:

@@ -18,7 +18,7 @@ from a8.emu.cli import add_machine_arguments, check_machine
 from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, resolve_roms
 from a8.errors import A8Error
 from a8.files import STDOUT, write_atomically
-from machfsol.atari.basic_game import VARIANTS, generate, read_source, to_atascii
+from machfsol.atari.basic_game import VARIANTS, generate, program_listing, read_source, to_atascii
 from machfsol.atari.build import build_disk, file_name_of, game_programs
 from machfsol.atari.places import DISK_NAME, default_disk
 from machfsol.atari.verify import (
@@ -71,8 +71,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "listing",
         help="write the Atari BASIC listing of MACHFSOL.1 or .2 (generated from the one source)",
         description="Write the listing of the program the game disk carries: the one "
-        "source's lines for this variant, without REMs (what LIST shows on the Atari). "
-        "--remarks keeps the REMs. See docs/GAME.md.",
+        "source's lines for this variant, without REMs, the most used numbers kept in "
+        "variables (what LIST shows on the Atari). --remarks writes the source's lines as "
+        "they are, REMs and numbers. See docs/GAME.md.",
     )
     listing.add_argument("variant", type=int, choices=VARIANTS)
     listing.add_argument(
@@ -88,12 +89,13 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     remarks.add_argument(
         "--remarks",
         action="store_true",
-        help="keep the source's REMs (a longer program than the disk's, for reading)",
+        help="the source's lines as written, REMs and numbers (a longer program than the "
+        "disk's, for reading)",
     )
     remarks.add_argument(
         "--strip-remarks",
         action="store_true",
-        help="leave out the REMs, as the game disk does (the default)",
+        help="the game disk's program, without REMs (the default)",
     )
     listing.set_defaults(handler=run_listing)
 
@@ -178,7 +180,11 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def run_listing(args: argparse.Namespace) -> int:
-    text = generate(args.variant, strip_remarks=not args.remarks, source=read_source(args.source))
+    source = read_source(args.source)
+    if args.remarks:
+        text = generate(args.variant, source=source)
+    else:
+        text = program_listing(args.variant, source)
     data = to_atascii(text) if args.atascii else text.encode("ascii")
     write_atomically(args.output if args.output is not None else STDOUT, data)
     return 0
