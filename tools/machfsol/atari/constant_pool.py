@@ -80,11 +80,11 @@ def pool_constants(listing: str) -> str:
         return pool.get(int(match.group(1)), match.group(1))
 
     out = []
-    for number, pieces in lines:
-        text = "".join(_NUMBER.sub(name_of, text) if ok else text for text, ok in pieces)
-        line = f"{number} {text}"
+    for line_number, pieces in lines:
+        pooled = "".join(_NUMBER.sub(name_of, part) if ok else part for part, ok in pieces)
+        line = f"{line_number} {pooled}"
         if len(line) > MAX_LINE_LENGTH:  # Z1 is longer than 1: keep the line editable
-            line = f"{number} {''.join(text for text, _ in pieces)}"
+            line = f"{line_number} {''.join(part for part, _ in pieces)}"
         out.append(line)
     if chosen:
         out[0] = _first_line(first_number, chosen, out[0].split(" ", 1)[1])
