@@ -88,4 +88,4 @@ def test_the_game_disk_boots_into_the_game(
     result = run(options, script)
     assert result.reason == "script-end", result.log
     assert (hdir / "MFDONE.TXT").read_bytes().startswith(b"DONE 0 FRE ")
-    assert f"V={key}:".encode() in (hdir / "VARIANT.LST").read_bytes()
+    assert f'"MACHFSOL {key}: KINGS'.encode() in (hdir / "VARIANT.LST").read_bytes()
