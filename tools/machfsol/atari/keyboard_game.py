@@ -98,11 +98,19 @@ def player_moves(position: Position, count: int) -> tuple[Move, ...]:
 
 @dataclass(frozen=True)
 class KeyboardGame:
-    """A deal and the moves to type in it."""
+    """A deal and the moves to type in it.
+
+    With ``undo_every`` k, every k-th move is undone (``U``) and typed again, and
+    ``undo_last`` moves are undone at the end: undo is then checked the way a player
+    sees it, by the table left on the screen (the moves undone at the end are not in
+    :meth:`expected`'s table).
+    """
 
     variant: int
     seed: int
     moves: tuple[Move, ...]
+    undo_every: int = 0
+    undo_last: int = 0
 
     @classmethod
     def of_seed(cls, game: int, seed: int, count: int) -> KeyboardGame:
@@ -111,9 +119,20 @@ class KeyboardGame:
     def expected(self) -> TableView:
         """The engine's table after the moves."""
         position = Position.from_seed(self.seed, variant(self.variant))
-        for move in self.moves:
+        for move in self.moves[: len(self.moves) - self.undo_last]:
             position.push(move)
         return TableView.of_position(position)
+
+    def keys(self) -> list[str]:
+        """Every key typed after the deal number, in order."""
+        typed: list[str] = []
+        for number, move in enumerate(self.moves, start=1):
+            typed.extend(keys_of(move))
+            if self.undo_every and number % self.undo_every == 0:
+                typed.append("U")
+                typed.extend(keys_of(move))
+        typed.extend("U" * min(self.undo_last, len(self.moves)))
+        return typed
 
     def script(self, launch: GameDisk | GameProgram, screenshot: Path) -> Script:
         """Start the game, ask for the deal, type the moves, take a picture."""
@@ -125,9 +144,8 @@ class KeyboardGame:
             .type(f"{self.seed}\n")
             .wait_for_input(DEAL_FRAMES)
         )
-        for move in self.moves:
-            for key in keys_of(move):
-                script = script.type(key).wait_for_input(KEY_FRAMES)
+        for key in self.keys():
+            script = script.type(key).wait_for_input(KEY_FRAMES)
         return script.screenshot(str(screenshot))
 
 
@@ -166,9 +184,7 @@ def play_on_keyboard(
         if isinstance(launch, GameProgram):
             (hdir / PROGRAM_NAME).write_bytes(launch.program)
         script = game.script(launch, work / SCREEN_FILE)
-        frames = script.input_frames() + TYPICAL_KEY_FRAMES * sum(
-            len(keys_of(move)) for move in game.moves
-        )
+        frames = script.input_frames() + TYPICAL_KEY_FRAMES * len(game.keys())
         base = options if options is not None else EmulatorOptions()
         emulator = replace(
             base,

@@ -69,6 +69,10 @@ MAIN_SEEDS: Final = 20
 KEYBOARD_GAMES: Final = {1: 289, 2: 277}
 #: Enough moves for any game to end (a game ends within 3N moves).
 KEYBOARD_MOVES: Final = 3 * 52
+#: In the keyboard game every this many moves one is undone and typed again, and at the
+#: end this many moves are undone: the table on the screen then checks undo too.
+KEYBOARD_UNDO_EVERY: Final = 7
+KEYBOARD_UNDO_LAST: Final = 12
 
 
 @dataclass(frozen=True)
@@ -245,7 +249,11 @@ def keyboard_checks(
         if launch.variant is None:
             raise UsageError("--keyboard with --program: say which variant it is (--variant)")
         seed = KEYBOARD_GAMES[launch.variant]
-        game = KeyboardGame.of_seed(launch.variant, seed, KEYBOARD_MOVES)
+        game = replace(
+            KeyboardGame.of_seed(launch.variant, seed, KEYBOARD_MOVES),
+            undo_every=KEYBOARD_UNDO_EVERY,
+            undo_last=KEYBOARD_UNDO_LAST,
+        )
         games.append((game, launch, work / f"keyboard-v{launch.variant}"))
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         futures = [
@@ -325,6 +333,11 @@ def keyboard_lines(verification: Verification) -> list[str]:
     for check in verification.keyboard:
         game = check.game
         what = f"keyboard game, variant {game.variant}, deal {game.seed}, {len(game.moves)} moves"
+        if game.undo_every or game.undo_last:
+            what += (
+                f" (every {game.undo_every}th undone and typed again,"
+                f" the last {game.undo_last} undone)"
+            )
         if check.ok:
             lines.append(f"{what}: the screen shows the engine's table")
         else:
