@@ -127,11 +127,11 @@
 67 C=AN(SR-10)-1:IF C<(SR-10)*NR THEN C=-1
 68 RETURN
 69 C=KT(SR-14):RETURN
-# Test mode (7100), here where jumps are quick: 70 replays the steps kept (U+1 to Z4),
+# Test mode (7100), here where jumps are quick: 70 replays the steps kept (U+1 to U9),
 # writing the transcript; 83 reads the jiffy clock (RTCLOK 18-20) into TJ, again if it
 # ticked meanwhile.
 70 REM REPLAY THE STEPS KEPT
-71 IF U=Z4 THEN RETURN
+71 IF U=U9 THEN RETURN
 72 U=U+1:SR=ASC(MH$(U+U-1)):DS=ASC(MH$(U+U)):F=0:IF SR>31 THEN SR=SR-32:F=32
 73 GOSUB 60:NM=NM+(F=0):GOSUB 10:GOTO 71
 #
@@ -378,7 +378,7 @@
 # for undo (MH$). Then the transcript is written by laying out the deal again and
 # replaying the steps kept, one by one (70): the very game that was timed.
 7120 GOSUB 83:T0=TJ:GOSUB 4:GOSUB 83:T1=TJ:GOSUB 650:GOSUB 83:T2=TJ:GOSUB 7400
-7130 GOSUB 83:T4=TJ:GOSUB 500:GOSUB 83:T3=TJ:Z4=SN:LG=1:RP=1:GOSUB 650:U=0:GOSUB 70:LG=0:RP=0
+7130 GOSUB 83:T4=TJ:GOSUB 500:GOSUB 83:T3=TJ:U9=SN:LG=1:RP=1:GOSUB 650:U=0:GOSUB 70:LG=0:RP=0
 7140 PRINT #1;"RESULT ";RS$(1+4*(FC<N),4+4*(FC<N));" ";FC;" MOVES ";NM
 7150 PRINT #1;"JIFFIES SHUFFLE ";T1-T0:PRINT #1;"JIFFIES DEAL ";T2-T0
 7160 PRINT #1;"JIFFIES PLAY ";T3-T4:PRINT #1;"JIFFIES GAME ";T2-T0+T3-T4:CLOSE #1:RETURN
