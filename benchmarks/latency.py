@@ -27,7 +27,7 @@ For each program and deal, one boot of the game disk plays:
    source key, timed as "pick", then the destination key, timed as "card move"; the
    game's last move, after which the program shows the end, on its own line);
    after moves 1, 20 and 40 an undo (``U``), and the move typed again;
-4. an undo after the played-out game (every move replayed but the last);
+4. an undo after the played-out game (its last move undone);
 5. the deal again, and play-all (``P``) until the end message;
 6. the deal again, and a burst: SPACE three times, 10 frames apart (the second and
    third while the first draw is still being worked out): how many the game took,
