@@ -23,6 +23,7 @@ import tomllib
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 import pytest
@@ -49,13 +50,26 @@ def package_data_patterns() -> list[str]:
     return patterns
 
 
+def extension_sources() -> set[Path]:
+    """The C sources of the compiled modules (pyproject.toml's ext-modules): built into
+    the wheel, carried by the sdist, not data."""
+    settings = pyproject()["tool"]
+    assert isinstance(settings, dict)
+    modules: list[dict[str, list[str]]] = settings["setuptools"]["ext-modules"]
+    return {REPOSITORY / source for module in modules for source in module["sources"]}
+
+
 def data_files() -> list[Path]:
-    """Every file under tools/ that is not Python source or a cache."""
+    """Every file under tools/ that is not Python source, a compiled module's source or
+    build (an editable install builds it beside its source), or a cache."""
+    sources = extension_sources()
     return sorted(
         path
         for path in TOOLS.rglob("*")
         if path.is_file()
         and path.suffix not in (".py", ".pyc")
+        and path not in sources
+        and not path.name.endswith(tuple(EXTENSION_SUFFIXES))
         and "__pycache__" not in path.parts
         and not any(part.endswith(".egg-info") for part in path.parts)
     )
@@ -179,7 +193,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
         timeout=600,
     )
     (sdist,) = dist.glob("machfsol-*.tar.gz")
-    (wheel,) = dist.glob("machfsol-*-py3-none-any.whl")
+    # A platform wheel: it holds the compiled search (machfsol.odds._concrete).
+    (wheel,) = dist.glob("machfsol-*.whl")
     venv = place / "venv"
     checked([sys.executable, "-m", "venv", str(venv)], place, environment, timeout=300)
     checked(
@@ -232,6 +247,24 @@ def test_the_wheel_holds_every_data_file(installed: Installed) -> None:
     assert {"a8/py.typed", "machfsol/py.typed", "a8/__main__.py"} <= wanted | names
     assert wanted - names == set()
     assert not any(name.startswith("tests/") for name in names)
+
+
+@pytest.mark.slow
+def test_the_wheel_holds_the_compiled_search(installed: Installed) -> None:
+    with zipfile.ZipFile(installed.wheel) as wheel:
+        names = wheel.namelist()
+    assert any(
+        name.startswith("machfsol/odds/_concrete.") and name.endswith(tuple(EXTENSION_SUFFIXES))
+        for name in names
+    ), names
+    assert "machfsol/odds/_concrete.pyi" in names
+    report = installed.run(
+        "python", "-c", "from machfsol.odds import solver; print(solver.COMPILED)"
+    )
+    assert report == "True\n"
+    assert installed.run("machfsol", "solve", "--variant", "2", "--deck", "44", "--seed", "1") == (
+        "LOST (proved: 1373 states searched by the reduced search, none wins)\n"
+    )
 
 
 @pytest.mark.slow

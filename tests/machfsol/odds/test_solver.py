@@ -4,6 +4,7 @@ reduced searches and the plain move-by-move search, never weaker than autoplay."
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +17,10 @@ from machfsol.engine.checker import CheckError, check_bytes
 from machfsol.engine.deal import deal, parse_order
 from machfsol.engine.rules import Position, variant
 from machfsol.engine.transcript import Player
+from machfsol.odds import solver
 from machfsol.odds.solver import (
     PLAIN,
+    CompiledSearchMissing,
     Reductions,
     Verdict,
     _ConcreteSearch,
@@ -101,12 +104,13 @@ def test_reduced_search_agrees_with_plain_search(number: int, size: int) -> None
 
 #: Each variant-2 reduction alone, then all of them: each must agree with the plain search.
 ONE_BY_ONE = {
-    "draw_first": Reductions(True, False, False, False, False, False),
-    "safe_moves": Reductions(False, True, False, False, False, False),
-    "kings_stay": Reductions(False, False, True, False, False, False),
-    "symmetry": Reductions(False, False, True, True, False, False),
-    "dead_ends": Reductions(False, False, False, False, True, False),
-    "iterative": Reductions(False, False, False, False, False, True),
+    "draw_first": Reductions.only("draw_first"),
+    "safe_moves": Reductions.only("safe_moves"),
+    "kings_stay": Reductions.only("kings_stay"),
+    "symmetry": Reductions.only("kings_stay", "symmetry"),
+    "dead_ends": Reductions.only("dead_ends"),
+    "iterative": Reductions.only("iterative"),
+    "endgame": Reductions.only("endgame"),
     "all": Reductions(),
 }
 
@@ -121,6 +125,59 @@ def test_each_variant_2_reduction_agrees_with_plain_search(
         reduced = search(order, 2, 10**6, reductions=ONE_BY_ONE[which])
         plain = search(order, 2, 10**6, plain=True)
         assert reduced.verdict is plain.verdict is not Verdict.UNKNOWN, seed
+
+
+@pytest.mark.parametrize("which", ["plain", *ONE_BY_ONE])
+@pytest.mark.parametrize(("size", "seeds"), [(28, range(1, 41)), (36, range(1, 21))])
+def test_the_compiled_search_is_the_python_search(which: str, size: int, seeds: range) -> None:
+    """Same verdict, same states counted, same winning line: the same search."""
+    reductions = PLAIN if which == "plain" else ONE_BY_ONE[which]
+    for seed in seeds:
+        order = deal(seed, size)
+        python = search(order, 2, 10**6, reductions=reductions, compiled=False)
+        compiled = search(order, 2, 10**6, reductions=reductions, compiled=True)
+        assert (compiled.verdict, compiled.nodes, compiled.moves) == (
+            python.verdict,
+            python.nodes,
+            python.moves,
+        ), seed
+
+
+def test_the_compiled_search_stops_at_the_node_limit_as_python_does() -> None:
+    # 52-card seed 2 needs hundreds of thousands of states: both stop at the limit.
+    order = deal(2, 52)
+    for limit in (1, 999, 1000, 5000):
+        python = search(order, 2, limit, compiled=False)
+        compiled = search(order, 2, limit, compiled=True)
+        assert python.verdict is compiled.verdict is Verdict.UNKNOWN
+        assert python.nodes == compiled.nodes
+
+
+def test_the_compiled_search_in_variant_1_is_the_plain_python_search() -> None:
+    for seed in range(1, 31):
+        order = deal(seed, 28)
+        python = search(order, 1, 10**6, plain=True, compiled=False)
+        compiled = search(order, 1, 10**6, plain=True, compiled=True)
+        assert (compiled.verdict, compiled.nodes, compiled.moves) == (
+            python.verdict,
+            python.nodes,
+            python.moves,
+        )
+
+
+def test_a_missing_compiled_search_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(solver, "_concrete", None)
+    with pytest.raises(CompiledSearchMissing, match=r"not built: reinstall"):
+        search(deal(1, 24), 2, compiled=True)
+    assert search(deal(1, 24), 2, compiled=False).verdict is not Verdict.UNKNOWN
+
+
+def test_reductions_by_name() -> None:
+    assert Reductions.only() == PLAIN
+    assert Reductions.only(*(f.name for f in fields(Reductions))) == Reductions()
+    assert Reductions.only("endgame").flags == 64 and PLAIN.flags == 0
+    with pytest.raises(ValueError, match="no such reduction: magic"):
+        Reductions.only("magic")
 
 
 def test_symmetry_needs_kings_that_stay() -> None:

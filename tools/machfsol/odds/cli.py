@@ -19,7 +19,14 @@ from machfsol.engine.deal import MAX_SEED, deal, parse_order, parse_seed
 from machfsol.errors import MachfsolError
 from machfsol.odds.chart import draw_chart
 from machfsol.odds.cluster import check_address
-from machfsol.odds.solver import DEFAULT_NODE_LIMITS, Verdict, search, solve, transcript
+from machfsol.odds.solver import (
+    COMPILED,
+    DEFAULT_NODE_LIMITS,
+    Verdict,
+    search,
+    solve,
+    transcript,
+)
 from machfsol.odds.study import compute, format_table, stderr_is_terminal
 
 #: ``solve --plain``'s default node limit: the plain search needs many more states.
@@ -119,6 +126,15 @@ def _decks(text: str) -> list[int]:
     raise UsageError(f"--deck {text!r} is not one of {', '.join(map(str, DECK_SIZES))} or all")
 
 
+def _note_without_compiled_search() -> None:
+    if not COMPILED:
+        print(
+            "machfsol: note: the compiled search is not built; the Python search gives "
+            "the same answers, about 60 times slower",
+            file=sys.stderr,
+        )
+
+
 def run_odds(args: argparse.Namespace) -> int:
     configs = [(v, d) for v in _variants(args.variant) for d in _decks(args.deck)]
     deals = _int(args.deals, "--deals", 1, 10**9)
@@ -133,6 +149,7 @@ def run_odds(args: argparse.Namespace) -> int:
     )
     jobs = _int(args.jobs, "--jobs", 1, 256)
     cluster = None if args.cluster is None else check_address(args.cluster)
+    _note_without_compiled_search()
     bar: Any = None
     if stderr_is_terminal():
         from tqdm import tqdm
@@ -176,6 +193,7 @@ def run_solve(args: argparse.Namespace) -> int:
         order = deal(seed, _decks(args.deck)[0])
     else:
         raise UsageError("solve needs --seed or --order")
+    _note_without_compiled_search()
     if args.plain:
         solution = search(order, game, node_limit or PLAIN_NODE_LIMIT, plain=True)
         searcher = "the plain search"

@@ -81,9 +81,23 @@ drops lines when another line that is at least as good is kept, so a LOST is a p
   it to their Ace piles; a host on its Ace pile never takes a card again). A card stuck
   below the shallower of the two must wait in the tableau while the pile is dug; more
   such cards at once than there are spaces is a lost state. It only ever proves losses.
+* *Endgame.* Once the stock is used up, the discard top and the tableau cards are one
+  window of T+1 cards: playing any of them lets the next card of the pile in (the top
+  by becoming the top's successor, a tableau card by its space taking the top), so
+  which of them is the top no longer matters. A card in that window that its Ace pile
+  takes and that can never host (as for the safe moves) then goes there at once: any
+  winning line that keeps it is matched, move for move, by the line that played it
+  first, which sees every card the other sees (one more, until the other plays it) and
+  whose King piles differ only in not having that card on top of a host nobody else
+  can use. (Before the stock is used up this does not hold: a draw buries the top but
+  not a tableau card; that is why the safe moves leave the discard top alone.)
 * A *transposition table*: states already searched (and lost) are not searched again,
   keyed by the stock position, the tableau, the Ace piles and the King piles (with the
   symmetry above); the discard pile is implied.
+
+The concrete search also exists compiled (``_concrete.c``, built by setuptools with the
+package): the same search, state for state (the tests hold the two to the same node
+counts and lines), about 60 times faster. ``search`` uses it when it is built.
 
 Every line found is played back on the engine's Position and must end WON there
 (SolverBug otherwise). A LOST comes with the number of states searched, which is
@@ -95,7 +109,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 
 from machfsol.engine.autoplay import play, policy_move
@@ -108,6 +122,7 @@ from machfsol.engine.rules import (
     KING_BASE,
     STOCK,
     TABLEAU_BASE,
+    KingBuild,
     Move,
     Place,
     Position,
@@ -116,6 +131,15 @@ from machfsol.engine.rules import (
 )
 from machfsol.engine.transcript import Player, of_game
 from machfsol.errors import MachfsolError
+
+try:  # the compiled form of the concrete search, built by setuptools with the package
+    from machfsol.odds import _concrete
+except ImportError:  # pragma: no cover - a build without a C compiler
+    _concrete = None  # type: ignore[assignment]
+
+#: Is the compiled search there? (Else the same search runs in Python, about 60 times
+#: slower; ``machfsol odds`` and ``machfsol solve`` say so.)
+COMPILED = _concrete is not None
 
 #: Default bound on searched states per deal, per variant. MAChFsol 1's token model
 #: never needed 200,000 on 90,000 deals (seconds at worst); a MAChFsol 2 state costs
@@ -155,6 +179,10 @@ class Solution:
 
 class SolverBug(MachfsolError):
     """A winning line that does not win on the engine: a bug in the solver or engine."""
+
+
+class CompiledSearchMissing(MachfsolError):
+    """The compiled search was asked for and is not built."""
 
 
 class _LimitReached(Exception):
@@ -505,6 +533,7 @@ class Reductions:
     symmetry: bool = True  # King piles of one colour are interchangeable (with kings_stay)
     dead_ends: bool = True  # the stuck-cards test proves losses early
     iterative: bool = True  # rounds with growing bounds, two move orders
+    endgame: bool = True  # stock used up: a card that can never host goes to its Ace pile
 
     def __post_init__(self) -> None:
         if self.symmetry and not self.kings_stay:
@@ -512,7 +541,21 @@ class Reductions:
 
     @classmethod
     def none(cls) -> Reductions:
-        return cls(False, False, False, False, False, False)
+        return cls(*(False for _ in fields(cls)))
+
+    @classmethod
+    def only(cls, *names: str) -> Reductions:
+        """These reductions and no other (``only("kings_stay", "symmetry")``)."""
+        unknown = set(names) - {field.name for field in fields(cls)}
+        if unknown:
+            raise ValueError(f"no such reduction: {', '.join(sorted(unknown))}")
+        return cls(**{field.name: field.name in names for field in fields(cls)})
+
+    @property
+    def flags(self) -> int:
+        """The reductions as the compiled search's bit mask (one bit per field, in
+        field order: draw_first is bit 0)."""
+        return sum(1 << bit for bit, field in enumerate(fields(self)) if getattr(self, field.name))
 
 
 PLAIN = Reductions.none()
@@ -798,20 +841,46 @@ class _ConcreteSearch:
         reductions = self.reductions
         ace_next = self._ace_next(ace)
         # Safe moves, made without branching (module docstring): a King-pile top that
-        # its Ace pile takes and that can never take a card goes there.
-        while reductions.safe_moves:
-            for index, pile in enumerate(kings):
-                top = (pile & 63) - 1
-                if pile and (ace_next >> top) & 1 and host_mask[top] & fmask == host_mask[top]:
-                    line.append((top, ace_place[top]))
-                    piles = list(kings)
-                    piles[index] = pile >> 6
-                    kings = tuple(piles)
-                    ace += 1 << ace_shift[top]
-                    ace_next = self._ace_next(ace)
+        # its Ace pile takes and that can never take a card goes there; with the stock
+        # used up (endgame), so does such a discard top or tableau card. King-pile tops
+        # first, then the lowest such card (the compiled search does the same).
+        endgame = reductions.endgame and p == n
+        while reductions.safe_moves or endgame:
+            moved = False
+            if reductions.safe_moves:
+                for index, pile in enumerate(kings):
+                    top = (pile & 63) - 1
+                    if pile and (ace_next >> top) & 1 and host_mask[top] & fmask == host_mask[top]:
+                        line.append((top, ace_place[top]))
+                        piles = list(kings)
+                        piles[index] = pile >> 6
+                        kings = tuple(piles)
+                        ace += 1 << ace_shift[top]
+                        moved = True
+                        break
+            if not moved and endgame:
+                candidates = ace_next & (tab | (1 << stack[-1] if stack else 0))
+                while candidates:
+                    low = candidates & -candidates
+                    candidates ^= low
+                    card = low.bit_length() - 1
+                    if host_mask[card] & fmask != host_mask[card]:
+                        continue
+                    line.append((card, ace_place[card]))
+                    ace += 1 << ace_shift[card]
+                    fmask |= low
+                    if tab & low:  # its space takes the discard top, if there is one
+                        tab ^= low
+                        if stack:
+                            tab |= 1 << stack[-1]
+                            stack = stack[:-1]
+                    else:
+                        stack = stack[:-1]
+                    moved = True
                     break
-            else:
+            if not moved:
                 break
+            ace_next = self._ace_next(ace)
         if fmask == full:
             return True
         key = self._key(p, tab, ace, kings)
@@ -976,6 +1045,7 @@ def search(
     *,
     plain: bool = False,
     reductions: Reductions = ALL_REDUCTIONS,
+    compiled: bool | None = None,
 ) -> Solution:
     """Search the deal exhaustively (no autoplay first): the solver's own answer.
 
@@ -983,6 +1053,11 @@ def search(
     slow, but the reference the tests hold the reduced searches to. ``reductions``
     chooses variant 2's reductions (all by default; the benchmarks and tests switch
     them one by one); variant 1 uses its token model.
+
+    The move-by-move search runs in the compiled module (machfsol.odds._concrete, the
+    same search state for state) when it is built, else in Python; ``compiled`` True
+    insists on the compiled one (CompiledSearchMissing if it is not built), False on
+    Python's. The answer and the node count are the same either way.
     """
     game = _game(game)
     if node_limit is None:
@@ -997,10 +1072,16 @@ def search(
         if found:
             _realize_v1(position, token.line)
     else:
-        concrete = _ConcreteSearch(order, game, node_limit, PLAIN if plain else reductions)
-        found, nodes = concrete.solve(), concrete.nodes
+        chosen = PLAIN if plain else reductions
+        if compiled is None:
+            compiled = COMPILED
+        if compiled:
+            found, nodes, line = _compiled_search(order, game, node_limit, chosen)
+        else:
+            concrete = _ConcreteSearch(order, game, node_limit, chosen)
+            found, nodes, line = concrete.solve(), concrete.nodes, concrete.line
         if found:
-            _realize_v2(position, concrete.line)
+            _realize_v2(position, line)
     if found is None:
         return Solution(Verdict.UNKNOWN, (), nodes, False)
     if not found:
@@ -1008,6 +1089,30 @@ def search(
     if not position.is_won():
         raise SolverBug(f"the solver's line does not win: {position}")
     return Solution(Verdict.WON, position.move_stack, nodes, False)
+
+
+def _compiled_search(
+    order: Sequence[Card], game: Variant, node_limit: int, reductions: Reductions
+) -> tuple[bool | None, int, list[tuple[int, int]]]:
+    """The concrete search in the compiled module: (found, nodes, line) as
+    :meth:`_ConcreteSearch.solve` gives them."""
+    if _concrete is None:
+        raise CompiledSearchMissing(
+            "the compiled search (machfsol.odds._concrete) is not built: reinstall the "
+            "package with a C compiler at hand (pip install -e .)"
+        )
+    deck = order[0]
+    verdict, nodes, line = _concrete.search(
+        bytes(card.number for card in order),
+        deck.rank_count,
+        TABLEAU_SIZES[deck.deck_size],
+        game.king_build is KingBuild.SAME_SUIT,
+        reductions.flags,
+        node_limit,
+        FIRST_ROUND,
+        (DISCARD, ACE_BASE, KING_BASE),
+    )
+    return (None if verdict < 0 else verdict == 1), nodes, line
 
 
 def solve(order: Sequence[Card], game: Variant | int, node_limit: int | None = None) -> Solution:
@@ -1048,6 +1153,8 @@ def transcript(
 
 
 __all__ = [
+    "COMPILED",
+    "CompiledSearchMissing",
     "DEFAULT_NODE_LIMITS",
     "DRAW",
     "Solution",

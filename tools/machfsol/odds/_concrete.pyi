@@ -1,0 +1,13 @@
+"""Types of the compiled concrete search (_concrete.c); machfsol.odds.solver calls it."""
+
+def search(
+    order: bytes,
+    ranks: int,
+    slots: int,
+    same_suit: bool,
+    flags: int,
+    limit: int,
+    first_round: int,
+    places: tuple[int, int, int],
+    /,
+) -> tuple[int, int, list[tuple[int, int]]]: ...
