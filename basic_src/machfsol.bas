@@ -134,6 +134,16 @@
 71 IF U=U9 THEN RETURN
 72 U=U+1:SR=ASC(MH$(U+U-1)):DS=ASC(MH$(U+U)):F=0:IF SR>31 THEN SR=SR-32:F=32
 73 GOSUB 60:NM=NM+(F=0):GOSUB 10:GOTO 71
+# 74 shows every place (a new deal; as 48 does, in line), 76 the foundations only (an
+# undo after the final transfer was shown, 6870). 78 puts a new deal on the table as it
+# is (from 8000): the places, the status line, the prompt's two lines deleted and two
+# blank ones inserted (four characters instead of 78 blanks).
+74 Q=0:GOSUB 48:Q=1:GOSUB 48:IF TS=0 THEN 76
+75 FOR I=0 TO TS-1:C9=T(I)*2+3:POSITION PX(I+2),PY(I+2):PRINT CE$(C9,C9+1);:NEXT I
+76 FOR S=0 TO 3:Y=5+S+S:C9=AN(S)-1:IF C9<S*NR THEN C9=-1
+77 C9=C9+C9+3:POSITION 3,Y:PRINT CE$(C9,C9+1);:C9=KT(S)*2+3:POSITION 30,Y:PRINT CE$(C9,C9+1);:NEXT S:RETURN
+78 TRAP 9000:DI=1:PF=0:WF=0:WD=0:GOSUB 4:GOSUB 650:GOSUB 98:M8=0
+79 POSITION 0,18:PRINT CHR$(156);CHR$(156);CHR$(157);CHR$(157);:GOSUB 5500:GOSUB 74:GOTO 200
 #
 # Type-ahead: the Atari keeps one key (CH, location 764); a second key pressed while the
 # game is busy would replace it. So every step shown (keyboard play) takes a waiting key
@@ -154,7 +164,7 @@
 90 RP=1
 91 DS=ASC(MH$(SN+SN-1)):SR=ASC(MH$(SN+SN)):SN=SN-1:F=0:IF DS>31 THEN DS=DS-32:F=32
 92 GOSUB 60:GOSUB 10:IF F THEN 91
-93 NM=NM-1:RP=0:IF WD THEN WD=0:GOTO 5100
+93 NM=NM-1:RP=0:IF WD THEN WD=0:GOTO 76
 94 RETURN
 # 98 clears the line by deleting it and inserting a blank one (the screen editor's
 # CHR$(156) and CHR$(157), two characters): the lines below go up and come back.
@@ -182,6 +192,7 @@
 106 SR=0:DS=1:C=D(P):IF P<=N THEN RETURN
 107 SR=-1:RETURN
 110 REM RESCUES: RC SPACES HOLD A CARD A FOUNDATION TAKES, R1 THE FIRST (SEE 160)
+111 IF V2 THEN GOSUB 163
 112 SR=R1+2:C=T(R1):IF WN=0 THEN 119
 113 B=W(WN):GOSUB 175:IF DT<=2+(RC>1) THEN 190
 114 REM DIG: A WANTED CARD AMONG THE RC CARDS UNDER THE TOP (NOT THE LAST ONE)
@@ -196,12 +207,13 @@
 152 NEXT S
 # What only the tableau and the foundations decide is worked out again only after a step
 # changed one of them (V1=1, set by the step), not after every draw: V3 (above -4 when an
-# Ace pile takes a King-pile top), RC and R1 (the rescues: the spaces whose card a
-# foundation takes, the first one). Spaces past TS hold 52, which nothing takes.
+# Ace pile takes a King-pile top) and RC (not 0 when a space holds a card a foundation
+# takes). Only when the policy gets to the rescues (V2=1) does 163 count them (RC) and
+# find the first (R1). Spaces past TS hold 52, which nothing takes.
 160 REM KING-PILE TOPS FOR THE ACE PILES, RESCUES
-161 V1=0:V3=PT(AN(0))+PT(AN(1))+PT(AN(2))+PT(AN(3)):RC=0:R1=-1
-162 IF WT(T(0))+WT(T(1))+WT(T(2))+WT(T(3))+WT(T(4))+WT(T(5))+WT(T(6))+WT(T(7))=0 THEN RETURN
-163 IF WT(T(0)) THEN RC=1:R1=0
+161 V1=0:V2=1:V3=PT(AN(0))+PT(AN(1))+PT(AN(2))+PT(AN(3))
+162 RC=WT(T(0))+WT(T(1))+WT(T(2))+WT(T(3))+WT(T(4))+WT(T(5))+WT(T(6))+WT(T(7)):RETURN
+163 V2=0:RC=0:R1=-1:IF WT(T(0)) THEN RC=1:R1=0
 164 IF WT(T(1)) THEN RC=RC+1:IF R1<0 THEN R1=1
 165 IF WT(T(2)) THEN RC=RC+1:IF R1<0 THEN R1=2
 166 IF WT(T(3)) THEN RC=RC+1:IF R1<0 THEN R1=3
@@ -214,9 +226,13 @@
 176 S=SU(B):RB=RK(B):DT=RB-RK(AN(S))
 #V1 177 T9=KT(S):IF T9<0 THEN IF NR1-RB<DT THEN DT=NR1-RB
 #V1 178 IF T9>=0 THEN G=RK(T9)-1-RB:IF G>=0 AND G<DT THEN DT=G
-#V2 177 FOR K=0 TO 3:T9=KT(K):IF T9>=0 THEN G=RK(T9)-1-RB:IF G>=0 AND G<DT THEN DT=G
-#V2 178 NEXT K
-179 RETURN
+#V1 179 REM (VARIANT 1 LOOKS AT THE CARD'S OWN KING PILE ONLY)
+#V1 180 REM
+#V2 177 T9=KT(0):IF T9>=0 THEN G=RK(T9)-1-RB:IF G>=0 AND G<DT THEN DT=G
+#V2 178 T9=KT(1):IF T9>=0 THEN G=RK(T9)-1-RB:IF G>=0 AND G<DT THEN DT=G
+#V2 179 T9=KT(2):IF T9>=0 THEN G=RK(T9)-1-RB:IF G>=0 AND G<DT THEN DT=G
+#V2 180 T9=KT(3):IF T9>=0 THEN G=RK(T9)-1-RB:IF G>=0 AND G<DT THEN DT=G
+181 RETURN
 190 REM DS=WHERE CARD C GOES: ITS ACE PILE, ELSE THE LOWEST KING PILE TAKING IT
 191 IF AN(SU(C))=C THEN DS=SU(C)+10:RETURN
 192 K=PT(FA(C)):J=PT(FB(C)):IF K<0 OR (J>=0 AND J<K) THEN K=J
@@ -238,7 +254,8 @@
 207 IF KY=32 THEN 240
 208 IF KY=72 THEN GOSUB 100:GOSUB 6600:GOTO 203
 209 IF KY=80 THEN GOSUB 98:GOSUB 500:GOTO 201
-210 IF KY=85 THEN GOSUB 98:GOSUB 88:GOTO 201
+# After an undo a move is left (the one undone, at least): no end check.
+210 IF KY=85 THEN GOSUB 98:GOSUB 88:GOTO 203
 211 IF KY=78 THEN 8000
 212 IF KY=79 THEN 8200
 213 GOSUB 6400:IF SR<0 THEN 6900
@@ -317,9 +334,7 @@
 5060 POSITION 0,15:PRINT "STOCK";:POSITION 12,15:PRINT "0 DISCARD";
 5070 POSITION 0,20:PRINT "PICK 1-";TS;" 0 QWER, THEN A OR QWER"
 5080 POSITION 0,21:PRINT "SPACE DRAW  H HINT  P PLAY ALL  U UNDO"
-5090 POSITION 0,22:PRINT "N NEW DEAL  O OPTIONS";
-5100 REM SHOW EVERY PLACE
-5110 FOR Q=0 TO TS+1:GOSUB 48:NEXT Q:FOR Q=10 TO 17:GOSUB 48:NEXT Q:RETURN
+5090 POSITION 0,22:PRINT "N NEW DEAL  O OPTIONS";:GOTO 74
 5330 REM PRINT THE SUIT OF CARD C AT THE CURSOR
 5335 PRINT CD$(C+C+2,C+C+2);:RETURN
 5500 REM STATUS LINE: DEAL, DECK, SCORE
@@ -345,19 +360,25 @@
 6630 GOSUB 60:LN$="HINT: ":LN$(7)=CD$(C+C+1,C+C+2):LN$(9)=" "
 6640 LN$(10)=PL$(SR+SR+1,SR+SR+2):LN$(12)=" TO ":LN$(16)=PL$(DS+DS+1,DS+DS+2)
 6650 GOTO 95
-6800 REM END OF THE GAME? (NO LEGAL MOVE LEFT: THE POLICY FINDS NONE)
+# With the stock empty a move is left when a foundation takes the discard top, a King-pile
+# top or a tableau card: exactly when the policy (100) finds one, without working out which.
+6800 REM END OF THE GAME? (NO LEGAL MOVE LEFT)
 6810 IF P<=N THEN RETURN
-6820 GOSUB 100:IF SR>=0 THEN RETURN
+6815 IF V1 THEN GOSUB 160
+6820 IF FC<N THEN IF V3>-4 OR RC THEN RETURN
+6825 IF FC<N THEN IF WN THEN IF WT(W(WN)) THEN RETURN
 6830 IF FC=N THEN GOSUB 6870:IF WF=0 THEN GW=GW+1:WF=1:GOSUB 5500
 6840 LN$="NO MORE MOVES: ":LN$(16)=STR$(FC):LN$(LEN(LN$)+1)=" CARDS PLACED"
 6850 IF FC=N THEN LN$="YOU WON! ALL CARDS PLACED"
 6860 GOSUB 95:POSITION 0,18:PRINT "N NEW DEAL  U UNDO  O OPTIONS";:M8=1:RETURN
 # Won: every card is on a foundation, and the King piles go over to the Ace piles (the
 # final transfer, docs/RULES.md), shown at once: each Ace pile topped by its King, the King
-# piles empty. Shown only: the position stays as it is, and undo (WD=1) redraws every place.
+# piles empty (a suit whose King pile is empty shows that already). Shown only: the
+# position stays as it is; after an undo (WD=1) 6880 shows the foundations as they are.
 6870 REM WON: SHOW THE FINAL TRANSFER
-6872 FOR S=0 TO 3:C9=S*NR+NR1:C9=C9+C9+3:POSITION 3,5+2*S:PRINT CE$(C9,C9+1);:POSITION 30,5+2*S:PRINT "--";:NEXT S
-6873 WD=1:RETURN
+6872 FOR S=0 TO 3:IF KT(S)>=0 THEN C9=(S*NR+NR1)*2+3:Y=5+2*S:POSITION 3,Y:PRINT CE$(C9,C9+1);:GOSUB 6875
+6873 NEXT S:WD=1:RETURN
+6875 POSITION 30,Y:PRINT "--";:RETURN
 6900 LN$="PRESS A KEY OF THE HELP BELOW":GOSUB 95:PRINT CHR$(253);:GOTO 203
 #
 # ------------------------------------------------------------ test mode
@@ -399,13 +420,10 @@
 8000 REM NEW DEAL: ASK FOR A DEAL NUMBER, RETURN FOR A RANDOM ONE
 8010 POSITION 0,18:PRINT "DEAL NUMBER 1-2147483646":PRINT "(RETURN: RANDOM)";
 8020 POKE 752,0:TRAP 8000:INPUT L$:POKE 752,1:TRAP 9000
-8030 IF L$="" THEN SE=INT(RND(0)*(2147483640+6))+1:GOTO 8060
+8030 IF L$="" THEN SE=INT(RND(0)*(2147483640+6))+1:GOTO 78
 8040 TRAP 8000:Z=VAL(L$):TRAP 9000
 8050 IF Z<>INT(Z) OR Z<1 OR Z>2147483640+6 THEN 8000
-8055 SE=Z
-8060 REM THE NEW DEAL ON THE TABLE AS IT IS: EVERY PLACE, THE STATUS LINE, THE PROMPT CLEARED
-8065 GOSUB 6100:GOSUB 98:POSITION 0,18:PRINT BL$(1,39):PRINT BL$(1,39);:M8=0
-8070 GOSUB 5500:GOSUB 5100:GOTO 200
+8055 SE=Z:GOTO 78
 8200 REM OPTIONS: DECK SIZE AND CARD STYLE, THEN A NEW GAME OF THE SAME DEAL
 8210 PRINT CHR$(125):POSITION 0,2:PRINT TL$:POSITION 0,5:PRINT "OPTIONS"
 8220 POSITION 0,7:PRINT "D  DECK SIZE  ";N;" CARDS "
