@@ -1,23 +1,20 @@
 """The boot menu: a DOS-less loader in boot sectors 1-3 that runs BASIC programs.
 
 The 6502 source is ``boot.s`` next to this module (how it works is told there and in
-docs/ATR.md). It is assembled here, in-process, with Ophis; then this module fills
-in what depends on the disk: the sector size, the menu text, and for each entry
-its key and the first sector of its file (from the DOS 2 directory). The files stay
-ordinary DOS 2 files; only sectors 1-3 change.
+docs/ATR.md). It is assembled here, in-process, with Ophis (:mod:`a8.asm`); then
+this module fills in what depends on the disk: the sector size, the menu text, and
+for each entry its key and the first sector of its file (from the DOS 2 directory).
+The files stay ordinary DOS 2 files; only sectors 1-3 change.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import io
 import re
-import tempfile
 from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path
 
+from a8.asm import AssemblyError, assemble
 from a8.disk.dos2 import Dos2Disk, FileName
 from a8.errors import A8Error
 
@@ -71,28 +68,12 @@ def source_text() -> str:
 
 @functools.cache
 def assemble_loader() -> Loader:
-    """Assemble boot.s with Ophis (in-process) and read back its label map."""
-    import Ophis.Main  # type: ignore[import-untyped]  # late: Ophis keeps global state
-
-    with tempfile.TemporaryDirectory(prefix="a8-boot-") as folder:
-        source = Path(folder, "boot.s")
-        source.write_text(source_text(), encoding="ascii")
-        output = Path(folder, "boot.bin")
-        label_map = Path(folder, "boot.map")
-        messages = io.StringIO()
-        with contextlib.redirect_stderr(messages), contextlib.redirect_stdout(messages):
-            status = Ophis.Main.run_ophis(
-                [str(source), "-q", "-o", str(output), "-m", str(label_map)]
-            )
-        if status != 0:
-            first = messages.getvalue().strip().splitlines()[:1]
-            raise BootError(f"boot.s: does not assemble: {' '.join(first)}")
-        labels = {}
-        for line in label_map.read_text(encoding="ascii").splitlines():
-            match = re.match(r"\$([0-9A-Fa-f]+)\s*\|\s*(\w+)", line)
-            if match:
-                labels[match.group(2)] = int(match.group(1), 16)
-        return Loader(output.read_bytes(), labels)
+    """Assemble boot.s with Ophis (in-process, :mod:`a8.asm`) and keep its label map."""
+    try:
+        assembly = assemble(source_text(), "boot.s")
+    except AssemblyError as error:
+        raise BootError(str(error)) from None
+    return Loader(assembly.code, assembly.labels)
 
 
 def boot_image(disk: Dos2Disk, entries: list[MenuEntry], title: str) -> bytes:

@@ -1,0 +1,59 @@
+"""6502 assembly with Ophis, in-process: the bytes and the label map of a source text.
+
+The project's own 6502 code (the boot menu loader ``a8/disk/boot.s``, the games'
+shuffle routine ``machfsol/atari/shuffle.s``) is kept as source and assembled at
+build time, never committed as bytes. Ophis (ophis-asm, pure Python) is run on a
+copy of the text in a scratch folder, and its label map is read back so that the
+caller can find, and patch, the bytes it needs by name.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from a8.errors import A8Error
+
+_LABEL_LINE = re.compile(r"\$([0-9A-Fa-f]+)\s*\|\s*(\w+)")
+
+
+class AssemblyError(A8Error):
+    """6502 source that Ophis does not assemble (message: the source and Ophis's words)."""
+
+
+@dataclass(frozen=True)
+class Assembly:
+    """What Ophis made of a source: the output bytes and every named label's value
+    (labels in lower case, as Ophis's map writes them; anonymous ones left out)."""
+
+    code: bytes
+    labels: dict[str, int]
+
+
+def assemble(source: str, name: str) -> Assembly:
+    """Assemble the 6502 ``source`` text (``name``: its file name, for messages)."""
+    import Ophis.Main  # type: ignore[import-untyped]  # late: Ophis keeps global state
+
+    with tempfile.TemporaryDirectory(prefix="a8-asm-") as folder:
+        path = Path(folder, name)
+        path.write_text(source, encoding="ascii")
+        output = Path(folder, "out.bin")
+        label_map = Path(folder, "out.map")
+        messages = io.StringIO()
+        with contextlib.redirect_stderr(messages), contextlib.redirect_stdout(messages):
+            status = Ophis.Main.run_ophis(
+                [str(path), "-q", "-o", str(output), "-m", str(label_map)]
+            )
+        if status != 0:
+            first = messages.getvalue().strip().splitlines()[:1]
+            raise AssemblyError(f"{name}: does not assemble: {' '.join(first)}")
+        labels = {}
+        for line in label_map.read_text(encoding="ascii").splitlines():
+            match = _LABEL_LINE.match(line)
+            if match:
+                labels[match.group(2)] = int(match.group(1), 16)
+        return Assembly(output.read_bytes(), labels)
