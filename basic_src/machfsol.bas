@@ -46,12 +46,23 @@
 #
 # ------------------------------------------------------------ the shuffle (first: fastest)
 #
-4 REM SHUFFLE DEAL SE: PARK-MILLER BY SCHRAGE, FISHER-YATES I=N-1..1 (D(I+1)=CARD I)
-5 GOSUB 640:X=SE:FOR K=N TO 2 STEP -1
-6 H=INT(X*QI):L=X-QS*H:IF L>=QS THEN L=L-QS:H=H+1
-7 X=AM*L-RS*H:IF X<1 THEN X=X+MM
-8 J=X-INT(X*KI(K))*K+1:IF J<1 OR J>K THEN GOSUB 630
-9 C=D(K):D(K)=D(J):D(J)=C:NEXT K:RETURN
+# The deal is the engine's (machfsol/engine/deal.py), worked out by a 6502 routine,
+# tools/machfsol/atari/shuffle.s, assembled at build time: its bytes are the strings of
+# lines 7-8 (docs/GAME.md, "The shuffle routine"). What it does, in BASIC:
+#   FOR K=1 TO N:D(K)=K-1:NEXT K:X=SE
+#   FOR K=N TO 2 STEP -1:X=16807*X MOD 2147483647:J=1+(X MOD K)
+#   C=D(K):D(K)=D(J):D(J)=C:NEXT K
+# with exact 31-bit integers (16807*X has 15 digits, more than a BASIC number holds).
+# USR passes whole numbers 0-65535: the seed goes as H*65536+L, and as SE/65536 is not
+# exact, INT of it may be one off either way: lines 5-6 make H and L exact. Line 7's
+# routine gives the address of D(0) (it looks D up in BASIC's variable table), line 8's
+# writes the deal into D(1..N).
+#
+4 REM SHUFFLE: D(1..N) = DEAL SE, BY THE 6502 ROUTINES OF LINES 7-8
+5 H=INT(SE/65536):L=SE-H*65536:IF L<0 THEN H=H-1:L=L+65536
+6 IF L>65535 THEN H=H+1:L=L-65536
+7 X=USR(ADR("{CODE shuffle.s finder}"))
+8 X=USR(ADR("{CODE shuffle.s routine}"),N,H,L,X):RETURN
 #
 # ------------------------------------------------------------ moving cards
 #
@@ -286,18 +297,6 @@
 #
 # ------------------------------------------------------------ the deal
 #
-600 REM EXACT INTEGERS (DOCS/GAME.MD): QI IS 1/QS CUT SHORT, BELOW IT BY 1E-5 OF ITS VALUE,
-601 REM SO INT(X*QI) IS X DIV QS OR ONE LESS: L IS IN 0..2*QS-1, ONE TEST MAKES IT EXACT.
-602 REM X*KI(K) MAY ROUND EITHER WAY: 630 CORRECTS J=1+(X MOD K) FROM BOTH SIDES.
-630 IF J<1 THEN J=J+K:GOTO 630
-631 IF J>K THEN J=J-K:GOTO 631
-632 RETURN
-640 REM THE DECK IN ORDER, POSITION I HOLDING CARD I-1 (UNROLLED: A LOOP IS SLOWER)
-641 D(1)=0:D(2)=1:D(3)=2:D(4)=3:D(5)=4:D(6)=5:D(7)=6:D(8)=7:D(9)=8:D(10)=9:D(11)=10:D(12)=11
-642 D(13)=12:D(14)=13:D(15)=14:D(16)=15:D(17)=16:D(18)=17:D(19)=18:D(20)=19:D(21)=20:D(22)=21
-643 D(23)=22:D(24)=23:D(25)=24:D(26)=25:D(27)=26:D(28)=27:D(29)=28:D(30)=29:D(31)=30:D(32)=31
-644 D(33)=32:D(34)=33:D(35)=34:D(36)=35:D(37)=36:D(38)=37:D(39)=38:D(40)=39:D(41)=40:D(42)=41
-645 D(43)=42:D(44)=43:D(45)=44:D(46)=45:D(47)=46:D(48)=47:D(49)=48:D(50)=49:D(51)=50:D(52)=51:RETURN
 650 REM LAY OUT THE TABLE FROM D() AND DO THE FORCED STEPS OF THE DEAL (NOTHING TO UNDO YET)
 651 P=1:WN=0:FC=0:EM=TS:NM=0:SN=0:LO=0:W(0)=-1:V1=1
 652 T(0)=52:T(1)=52:T(2)=52:T(3)=52:T(4)=52:T(5)=52:T(6)=52:T(7)=52

@@ -7,11 +7,13 @@ import re
 import pytest
 
 from a8.basic import tokenize
+from a8.basic.atascii import from_text
 from a8.basic.program import Program
 from a8.basic.tokens import TOK_REM
 from machfsol.atari import basic_game
 from machfsol.atari.basic_game import BasicSourceError, generate, parse_source, to_atascii
 from machfsol.atari.constant_pool import pool_constants
+from machfsol.atari.shuffle import routine
 from machfsol.atari.test_mode import AtariTestModeError, Deal, config_text, run_test_mode
 from machfsol.errors import MachfsolError
 
@@ -93,6 +95,7 @@ def test_a_remark_at_the_end_cannot_be_a_target() -> None:
         ("40000 END\n", r"machfsol.bas:1: line number 40000 is above 32767"),
         ("10 GOSUB 20\n", r"machfsol.bas:1: line 10 jumps to missing line 20"),
         ("10 ON X GOTO 10,30\n", r"machfsol.bas:1: line 10 jumps to missing line 30"),
+        ('10 X=USR(ADR("{CODE x.s}"))\n', r"machfsol.bas:1: no machine code 'x.s' \(known: "),
     ],
 )
 def test_malformed_sources_give_one_line_errors(text: str, message: str) -> None:
@@ -112,6 +115,13 @@ def test_unknown_variant_is_refused() -> None:
 
 def test_atascii_uses_atari_line_ends() -> None:
     assert to_atascii("10 END\n20 END\n") == b"10 END\x9b20 END\x9b"
+
+
+def test_a_code_marker_becomes_the_machine_code_and_atascii_its_bytes() -> None:
+    listing = generate(1, source='10 X=USR(ADR("{CODE shuffle.s routine}"),52,0,1,0)\n')
+    assert listing.startswith('10 X=USR(ADR("{$') and "CODE" not in listing
+    data = to_atascii(listing)
+    assert data == b'10 X=USR(ADR("' + routine().string + b'"),52,0,1,0)\x9b'
 
 
 # ------------------------------------------------------------------ the real source
@@ -151,8 +161,13 @@ def test_the_real_source_generates_plain_rev_c_lines() -> None:
             assert data.endswith(b"\x9b")
             for line in listing.splitlines():
                 assert re.match(r"^\d+ \S", line), line
-                # Three screen lines of 38 characters: what the Atari's editor takes.
-                assert len(line) <= 114, line
+                if "{$" in line:
+                    # The shuffle's machine code: read by ENTER from a file, whose lines
+                    # BASIC takes up to its buffer's 255 bytes (it cannot be typed).
+                    assert len(from_text(line)) < 255, line[:40]
+                else:
+                    # Three screen lines of 38 characters: what the Atari's editor takes.
+                    assert len(line) <= 114, line
             numbers = [int(line.split()[0]) for line in listing.splitlines()]
             assert numbers == sorted(numbers)
 

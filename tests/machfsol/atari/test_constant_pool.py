@@ -76,4 +76,5 @@ def test_the_games_lose_about_3000_bytes_and_keep_their_lines(variant: int) -> N
     assert [line.split()[0] for line in plain.splitlines()] == [
         line.split()[0] for line in pooled.splitlines()
     ]
-    assert all(len(line) <= MAX_LINE_LENGTH for line in pooled.splitlines())
+    # (the shuffle's machine code, spelled {$XX}, is read from a file: it cannot be typed)
+    assert all(len(line) <= MAX_LINE_LENGTH or "{$" in line for line in pooled.splitlines())

@@ -227,8 +227,8 @@ ALTERATIONS = {
     "policy-suit-order": (2, "FOR S=0 TO 3:K=PT(AN(S))", "FOR S=3 TO 0 STEP -1:K=PT(AN(S))"),
     # the distance of a card, off by one
     "distance-off-by-one": (1, "DT=RB-RK(AN(S))", "DT=RB-RK(AN(S))+1"),
-    # Fisher-Yates without its last swap
-    "shuffle-skips-last-swap": (2, "FOR K=N TO 2 STEP -1", "FOR K=N TO 3 STEP -1"),
+    # the shuffle routine given the next seed (its low 16 bits one too many)
+    "shuffle-seed-off-by-one": (2, "L=SE-H*65536:", "L=SE-H*65536+1:"),
     # forced step 3 of the rules: an empty space takes the stock's card before the discard's
     "fill-from-stock-first": (
         1,

@@ -13,6 +13,12 @@ Preprocessor syntax (one directive per source line, at the start of the line):
     A BASIC line kept only in the listing of variant 1 (or 2), without the tag.
 everything else
     A BASIC line (``NNN statements``) kept in both listings. Blank lines are dropped.
+``"{CODE name.s part}"`` in a line
+    A string constant holding 6502 machine code assembled from ``name.s`` at
+    generation time (only ``shuffle.s``, parts ``finder`` and ``routine``:
+    :mod:`machfsol.atari.shuffle`), spelled ``{$XX}`` byte by byte as listings
+    spell any ATASCII code; the source stays plain ASCII and the bytes are never
+    committed.
 
 With ``strip_remarks=True`` lines that hold nothing but a ``REM`` are dropped too, and a
 ``REM`` ending a line (``X=1:REM WHY``) is cut off. That is the form the game disk carries:
@@ -30,6 +36,8 @@ import re
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 
+from a8.basic.atascii import from_text
+from machfsol.atari import shuffle
 from machfsol.atari.constant_pool import pool_constants
 from machfsol.atari.places import default_source
 from machfsol.errors import MachfsolError
@@ -49,6 +57,12 @@ _VARIANT_TAG = re.compile(r"^#V(\d+) (.*)$")
 # ON x GOTO a,b,c. A computed target (GOTO X) is not checked: the source does not use one.
 _TARGETS = re.compile(r"\b(?:GOTO|GOSUB|THEN|TRAP|RESTORE)\s*((?:\d+\s*,\s*)*\d+)")
 _TARGET_LISTS = re.compile(r"(\b(?:GOTO|GOSUB|THEN|TRAP|RESTORE)\s*)((?:\d+\s*,\s*)*\d+)")
+_CODE = re.compile(r'"\{CODE ([^}"]*)\}"')
+#: The machine code a ``"{CODE name}"`` string constant may hold, by source name.
+_MACHINE_CODE = {
+    f"{shuffle.SOURCE_NAME} finder": shuffle.finder_spelling,
+    f"{shuffle.SOURCE_NAME} routine": shuffle.routine_spelling,
+}
 
 
 class BasicSourceError(MachfsolError):
@@ -115,6 +129,12 @@ def parse_source(text: str, name: str = "machfsol.bas") -> list[SourceLine]:
             raise BasicSourceError(f"{place}: line number {number} is above {MAX_LINE_NUMBER}")
         if not body.isascii():
             raise BasicSourceError(f"{place}: the source must be plain ASCII (use CHR$)")
+        for code in _CODE.finditer(body):
+            if code.group(1) not in _MACHINE_CODE:
+                raise BasicSourceError(
+                    f"{place}: no machine code {code.group(1)!r} "
+                    f"(known: {', '.join(sorted(_MACHINE_CODE))})"
+                )
         for variant in variants:
             if (variant, number) in seen:
                 raise BasicSourceError(
@@ -149,7 +169,12 @@ def generate(
     redirect = _redirections(chosen, kept)
     kept = [_retarget(line, redirect) for line in kept]
     _check_targets(kept, {line.number for line in kept})
-    return "".join(f"{line.number} {line.text}\n" for line in kept)
+    return "".join(f"{line.number} {_with_machine_code(line.text)}\n" for line in kept)
+
+
+def _with_machine_code(text: str) -> str:
+    """The line with each ``"{CODE name}"`` marker replaced by its bytes' spelling."""
+    return _CODE.sub(lambda match: '"' + _MACHINE_CODE[match.group(1)]() + '"', text)
 
 
 def program_listing(variant: int, source: BasicSource | str | None = None) -> str:
@@ -234,5 +259,9 @@ def _without_strings(text: str) -> str:
 
 
 def to_atascii(listing: str) -> bytes:
-    """The listing as ATASCII bytes (0x9B line ends), ready for ENTER or the tokenizer."""
-    return listing.replace("\n", "\x9b").encode("latin-1")
+    """The listing as ATASCII bytes (0x9B line ends), ready for ENTER or the tokenizer:
+    ``{$XX}`` spellings (the machine code) become their bytes."""
+    lines = listing.removesuffix("\n").split("\n") if listing else []
+    return b"".join(
+        from_text(line, where=f"listing:{n}") + b"\x9b" for n, line in enumerate(lines, 1)
+    )
