@@ -89,13 +89,13 @@
 24 V1=1:K=DS-14:T9=KT(K):IF T9>=0 THEN PT(T9)=-1:WT(TA(T9))=WT(TA(T9))-1:WT(TB(T9))=WT(TB(T9))-1
 25 KP(K,KN(K))=C:KN(K)=KN(K)+1:FC=FC+1:PT(C)=K:KT(K)=C:WT(TA(C))=WT(TA(C))+1:WT(TB(C))=WT(TB(C))+1:GOTO 27
 26 V1=1:AN(DS-10)=C+1:FC=FC+1:WT(C)=WT(C)-1:IF RK(C)<NR1 THEN WT(C+1)=WT(C+1)+1
-# The transcript line (test mode), the undo stack (not while undoing), the two places shown
-# (keyboard play; a space emptied is not shown empty when a card fills it at once, as the
-# rules do when the discard pile or the stock has one), and a key pressed meanwhile kept
-# (see 85).
-27 IF LG THEN PRINT #1;FM$(F/16+1,F/16+2);PN$(P3(SR),P3(SR)+2);PN$(P3(DS),P3(DS)+2);CO$(C+C+1,C+C+2)
-28 IF RP=0 THEN SN=SN+1:MH$(SN+SN-1)=CHR$(SR+F):MH$(SN+SN)=CHR$(DS)
-29 IF DI=0 THEN RETURN
+# The undo stack (not while undoing), the transcript line (test mode), or the two places
+# shown (keyboard play; a space emptied is not shown empty when a card fills it at once, as
+# the rules do when the discard pile or the stock has one), and a key pressed meanwhile
+# kept (see 85).
+27 IF RP=0 THEN SN=SN+1:MH$(SN+SN-1)=CHR$(SR+F):MH$(SN+SN)=CHR$(DS)
+28 IF LG+DI=0 THEN RETURN
+29 IF LG THEN PRINT #1;FM$(F/16+1,F/16+2);PN$(P3(SR),P3(SR)+2);PN$(P3(DS),P3(DS)+2);CO$(C+C+1,C+C+2):RETURN
 30 Q=DS:GOSUB 48:Q=SR:IF PK(SR)=3 THEN IF RP=0 THEN IF WN OR P<=N THEN 32
 31 GOSUB 48
 32 IF PEEK(764)<64 THEN GOSUB 85
@@ -112,8 +112,11 @@
 42 C=D(P):SR=0
 43 DS=I+2:F=32:LO=I+1:GOSUB 10:IF FF(C) THEN SR=DS:DS=FF(C):GOSUB 10
 44 GOTO 36
+# Only a card just drawn can be an Ace or a King on the discard pile: after another move
+# the forced steps start at 37.
 45 REM PLAY THE LEGAL MOVE SR->DS OF CARD C, THEN ITS FORCED STEPS
-46 NM=NM+1:F=0:GOSUB 10:GOTO 36
+46 NM=NM+1:F=0:GOSUB 10:IF SR THEN 37
+47 GOTO 36
 # PX(Q),PY(Q): where place Q's card is on the screen, CE$ every card's two characters
 # with -- before and after (card C at 2C+3: -1 and 52 show --), both set by 5000. The
 # discard pile's W(0) is -1.
@@ -305,7 +308,7 @@
 654 NEXT K:KT(0)=-1:KT(1)=-1:KT(2)=-1:KT(3)=-1:KN(0)=0:KN(1)=0:KN(2)=0:KN(3)=0
 655 AN(0)=0:AN(1)=NR:AN(2)=NR+NR:AN(3)=AN(2)+NR:WT(0)=1:WT(NR)=1:WT(AN(2))=1:WT(AN(3))=1:IF TS=0 THEN RETURN
 # Fill the spaces in order from the stock (the discard pile is empty): the forced steps of
-# lines 30-39, with a short cut for the usual case of a card that stays in its space.
+# lines 35-44, with a short cut for the usual case of a card that stays in its space.
 656 FOR I=0 TO TS-1
 657 C=D(P):IF FF(C) THEN GOSUB 670:GOTO 657
 658 P=P+1:T(I)=C:IF LG THEN PRINT #1;"F S  ";PN$(P3(I+2),P3(I+2)+2);CO$(C+C+1,C+C+2)
