@@ -23,8 +23,8 @@
 # Per card: SU suit, RK rank, FF the forced foundation of an Ace or King
 # (else 0), FA and FB the cards it may be put on in a King pile (52: none; PT(52) is
 # always -1), TA and TB the cards that may be put on it (53: none), WT how many
-# foundations take it now. MH$ the player's moves (two bytes each: source, destination;
-# NM moves), replayed by undo (RP=1 while replaying). LG=1 writes every step to #1.
+# foundations take it now. US(1..SN) every step made (the undo stack, see 10), NM the
+# player's moves; RP=1 while undoing or replaying. LG=1 writes every step to #1.
 # Place tables: PK(P) its kind (1 stock, 2 discard, 3 tableau, 4 Ace, 5 King pile),
 # P3(P) where its name starts in PN$.
 #
@@ -72,6 +72,11 @@
 # A card is "wanted" when WT>0. Empty tableau spaces hold 52, whose WT is always 0, and
 # the unused entries of TA/TB hold 53, a WT slot nobody reads.
 #
+# The step also keeps the undo stack (RP=0): US(SN)=SR+F+64*DS for every step, the forced
+# ones (F=32) too; a player's move is its own step (F=0) and the forced steps after it, so
+# undo (88) reverses steps back to one with F=0. Nothing else is needed to reverse a step:
+# the card is the top of its destination, and the step back is an ordinary step, with two
+# kinds only undo uses (16: a card back down from an Ace pile, 34: back onto the stock).
 10 REM STEP: CARD C FROM PLACE SR TO PLACE DS (F=32 IF FORCED, ELSE 0)
 11 ON PK(SR) GOTO 18,19,20,16,12
 12 V1=1:K=SR-14:KN(K)=KN(K)-1:FC=FC-1:PT(C)=-1:KT(K)=-1:WT(TA(C))=WT(TA(C))-1:WT(TB(C))=WT(TB(C))-1
@@ -92,13 +97,13 @@
 # The undo stack (not while undoing), the transcript line (test mode), or the two places
 # shown (keyboard play; a space emptied is not shown empty when a card fills it at once, as
 # the rules do when the discard pile or the stock has one), and a key pressed meanwhile
-# kept (see 85).
-27 IF RP=0 THEN SN=SN+1:MH$(SN+SN-1)=CHR$(SR+F):MH$(SN+SN)=CHR$(DS)
+# kept (see 285).
+27 IF RP=0 THEN SN=SN+1:US(SN)=SR+F+64*DS
 28 IF LG+DI=0 THEN RETURN
 29 IF LG THEN PRINT #1;FM$(F/16+1,F/16+2);PN$(P3(SR),P3(SR)+2);PN$(P3(DS),P3(DS)+2);CO$(C+C+1,C+C+2):RETURN
 30 Q=DS:GOSUB 48:Q=SR:IF PK(SR)=3 THEN IF RP=0 THEN IF WN OR P<=N THEN 32
 31 GOSUB 48
-32 IF PEEK(764)<64 THEN GOSUB 85
+32 IF PEEK(764)<64 THEN GOSUB 285
 33 RETURN
 # Undo only: the card goes back on the stock (it is still D(P-1)).
 34 P=P-1:GOTO 27
@@ -113,11 +118,12 @@
 43 DS=I+2:F=32:LO=I+1:GOSUB 10:IF FF(C) THEN SR=DS:DS=FF(C):GOSUB 10
 44 GOTO 36
 # Only a card just drawn can be an Ace or a King on the discard pile: after another move
-# the forced steps start at 37.
+# the forced steps start at 37. A draw, the most frequent move, does its step in line (the
+# stock's top card onto the discard pile: lines 18 and 22), then what every step does (27).
 45 REM PLAY THE LEGAL MOVE SR->DS OF CARD C, THEN ITS FORCED STEPS
-46 NM=NM+1:F=0:GOSUB 10:IF SR THEN 37
-47 GOTO 36
-# PX(Q),PY(Q): where place Q's card is on the screen, CE$ every card's two characters
+46 NM=NM+1:F=0:IF SR THEN GOSUB 10:GOTO 37
+47 P=P+1:WN=WN+1:W(WN)=C:GOSUB 27:GOTO 36
+# 48 shows a place. PX(Q),PY(Q): where place Q's card is on the screen, CE$ every card's two characters
 # with -- before and after (card C at 2C+3: -1 and 52 show --), both set by 5000. The
 # discard pile's W(0) is -1.
 48 REM SHOW PLACE Q: ITS TOP CARD (STOCK: THE CARDS LEFT; DISCARD: TOP AND SIZE)
@@ -141,13 +147,6 @@
 67 C=AN(SR-10)-1:IF C<(SR-10)*NR THEN C=-1
 68 RETURN
 69 C=KT(SR-14):RETURN
-# Test mode (7100), here where jumps are quick: 70 replays the steps kept (U+1 to U9),
-# writing the transcript; 83 reads the jiffy clock (RTCLOK 18-20) into TJ, again if it
-# ticked meanwhile.
-70 REM REPLAY THE STEPS KEPT
-71 IF U=U9 THEN RETURN
-72 U=U+1:SR=ASC(MH$(U+U-1)):DS=ASC(MH$(U+U)):F=0:IF SR>31 THEN SR=SR-32:F=32
-73 GOSUB 60:NM=NM+(F=0):GOSUB 10:GOTO 71
 # 74 shows every place (a new deal; as 48 does, in line), 76 the foundations only (an
 # undo after the final transfer was shown, 6870). 78 puts a new deal on the table as it
 # is (from 8000): the places, the status line, the prompt's two lines deleted and two
@@ -156,37 +155,15 @@
 75 FOR I=0 TO TS-1:C9=T(I)*2+3:POSITION PX(I+2),PY(I+2):PRINT CE$(C9,C9+1);:NEXT I
 76 FOR S=0 TO 3:Y=5+S+S:C9=AN(S)-1:IF C9<S*NR THEN C9=-1
 77 C9=C9+C9+3:POSITION 3,Y:PRINT CE$(C9,C9+1);:C9=KT(S)*2+3:POSITION 30,Y:PRINT CE$(C9,C9+1);:NEXT S:RETURN
-78 TRAP 9000:DI=1:PF=0:WF=0:WD=0:GOSUB 4:GOSUB 650:GOSUB 98:M8=0
+78 TRAP 9000:DI=1:PF=0:WF=0:WD=0:GOSUB 4:GOSUB 650:GOSUB 298:M8=0
 79 POSITION 0,18:PRINT CHR$(156);CHR$(156);CHR$(157);CHR$(157);:GOSUB 5500:GOSUB 74:GOTO 200
-#
-# Type-ahead: the Atari keeps one key (CH, location 764); a second key pressed while the
-# game is busy would replace it. So every step shown (keyboard play) takes a waiting key
-# at once into KB$, up to 8, and the game reads those first. CAPS and the inverse key
-# (codes 60 and 39) stay in CH: the OS's keyboard GET handles them and then waits for
-# another key. Shifted and control keys (codes 64 up) wait in CH as before.
-#
-80 REM KY=THE NEXT KEY TYPED AHEAD (FROM KB$)
-81 KR=KR+1:KY=ASC(KB$(KR)):IF KR=KW THEN KR=0:KW=0
-82 RETURN
-83 TJ=PEEK(20):TK=PEEK(19)*256+PEEK(18)*65536:IF PEEK(20)<TJ THEN 83
-84 TJ=TJ+TK:RETURN
-85 REM A KEY WAITS IN CH (ITS CODE BELOW 64): KEEP IT IN KB$
-86 K8=PEEK(764):IF K8<>39 AND K8<>60 AND KW<8 THEN GET #2,KZ:KW=KW+1:KB$(KW)=CHR$(KZ)
-87 RETURN
 88 REM UNDO THE LAST MOVE: ITS STEPS REVERSED, LAST FIRST (THE FORCED ONES, THEN THE MOVE)
 89 IF NM=0 THEN RETURN
 90 RP=1
-91 DS=ASC(MH$(SN+SN-1)):SR=ASC(MH$(SN+SN)):SN=SN-1:F=0:IF DS>31 THEN DS=DS-32:F=32
+91 X=US(SN):SN=SN-1:SR=INT(X/64):DS=X-64*SR:F=0:IF DS>31 THEN DS=DS-32:F=32
 92 GOSUB 60:GOSUB 10:IF F THEN 91
 93 NM=NM-1:RP=0:IF WD THEN WD=0:GOTO 76
 94 RETURN
-# 98 clears the line by deleting it and inserting a blank one (the screen editor's
-# CHR$(156) and CHR$(157), two characters): the lines below go up and come back.
-95 REM MESSAGE LINE 17: LN$, OVER THE LAST ONE (M7: ITS LENGTH); 98 CLEARS IT
-96 POSITION 0,17:PRINT LN$;:IF M7>LEN(LN$) THEN PRINT BL$(1,M7-LEN(LN$));
-97 M7=LEN(LN$):RETURN
-98 IF M7 THEN POSITION 0,17:PRINT CHR$(156);CHR$(157);:M7=0
-99 RETURN
 #
 # ------------------------------------------------------------ autoplay policy
 #
@@ -255,27 +232,27 @@
 # ------------------------------------------------------------ keyboard play: the main loop
 #
 # Here, low in the program, because it runs at every key (see "Speed" above). Keys are
-# read by 80 (typed-ahead ones first); the message line (17) is cleared only when it
+# read by GET or, typed ahead, by 280; the message line (17) is cleared only when it
 # shows something (M7: its length), the end message's line 18 likewise (M8).
 #
 200 REM MAIN LOOP: COUNT THE DEAL AS PLAYED ONCE A MOVE IS MADE, CHECK FOR THE END, READ A KEY
 201 IF PF=0 THEN IF NM THEN PF=1:GP=GP+1:GOSUB 5500
 202 IF P>N THEN GOSUB 6800
-203 IF KW THEN GOSUB 80:GOTO 205
+203 IF KW THEN GOSUB 280:GOTO 205
 204 GET #2,KY
 205 IF KY>96 AND KY<123 THEN KY=KY-32
 206 IF M8 THEN POSITION 0,18:PRINT BL$(1,29);:M8=0
 207 IF KY=32 THEN 240
 208 IF KY=72 THEN GOSUB 100:GOSUB 6600:GOTO 203
-209 IF KY=80 THEN GOSUB 98:GOSUB 500:GOTO 201
+209 IF KY=80 THEN GOSUB 298:GOSUB 500:GOTO 201
 # After an undo a move is left (the one undone, at least): no end check.
-210 IF KY=85 THEN GOSUB 98:GOSUB 88:GOTO 203
+210 IF KY=85 THEN GOSUB 298:GOSUB 88:GOTO 203
 211 IF KY=78 THEN 8000
 212 IF KY=79 THEN 8200
 213 GOSUB 6400:IF SR<0 THEN 6900
 214 GOSUB 60:IF C<0 THEN 6900
-215 LN$="PICKED ":LN$(8)=CD$(C+C+1,C+C+2):LN$(10)=" TO A OR QWER?":GOSUB 95
-216 IF KW THEN GOSUB 80:GOTO 218
+215 LN$="PICKED ":LN$(8)=CD$(C+C+1,C+C+2):LN$(10)=" TO A OR QWER?":GOSUB 295
+216 IF KW THEN GOSUB 280:GOTO 218
 217 GET #2,KY
 218 IF KY>96 AND KY<123 THEN KY=KY-32
 # Is the move legal? To its own Ace pile: the card that pile needs next; to a King pile
@@ -285,13 +262,48 @@
 221 IF KY=87 THEN DS=15
 222 IF KY=69 THEN DS=16
 223 IF KY=82 THEN DS=17
-224 IF DS<0 THEN GOSUB 98:GOTO 201
+224 IF DS<0 THEN GOSUB 298:GOTO 201
 225 K=DS-14:OK=(PT(FA(C))=K OR PT(FB(C))=K):IF SR>13 THEN OK=0
-230 IF OK=0 THEN LN$="NOT A LEGAL MOVE":GOSUB 95:PRINT CHR$(253);:GOTO 203
-231 GOSUB 98:GOSUB 45:GOTO 201
+230 IF OK=0 THEN LN$="NOT A LEGAL MOVE":GOSUB 295:PRINT CHR$(253);:GOTO 203
+231 GOSUB 298:GOSUB 45:GOTO 201
 240 REM DRAW: LEGAL WHILE THE STOCK HAS CARDS
 241 OK=0:IF P>N THEN 230
-242 SR=0:DS=1:C=D(P):GOSUB 98:GOSUB 45:GOTO 201
+242 SR=0:DS=1:C=D(P):GOSUB 298:GOSUB 45:GOTO 201
+#
+# ------------------------------------------------------------ keyboard play: places, keys, undo
+#
+# After the policy and the main loop: the test mode's autoplay never comes here, and its
+# jumps into the policy walk fewer lines (see "Speed" above). What a step, an undo or a
+# new deal uses (showing places, a place's top card, undo itself) stays ahead of the policy.
+#
+# Test mode (7100): 270 replays the steps kept (U+1 to U9), writing the transcript; 283
+# reads the jiffy clock (RTCLOK 18-20) into TJ, again if it ticked meanwhile.
+270 REM REPLAY THE STEPS KEPT
+271 IF U=U9 THEN RETURN
+272 U=U+1:X=US(U):DS=INT(X/64):SR=X-64*DS:F=0:IF SR>31 THEN SR=SR-32:F=32
+273 GOSUB 60:NM=NM+(F=0):GOSUB 10:GOTO 271
+#
+# Type-ahead: the Atari keeps one key (CH, location 764); a second key pressed while the
+# game is busy would replace it. So every step shown (keyboard play) takes a waiting key
+# at once into KB$, up to 8, and the game reads those first. CAPS and the inverse key
+# (codes 60 and 39) stay in CH: the OS's keyboard GET handles them and then waits for
+# another key. Shifted and control keys (codes 64 up) wait in CH as before.
+#
+280 REM KY=THE NEXT KEY TYPED AHEAD (FROM KB$)
+281 KR=KR+1:KY=ASC(KB$(KR)):IF KR=KW THEN KR=0:KW=0
+282 RETURN
+283 TJ=PEEK(20):TK=PEEK(19)*256+PEEK(18)*65536:IF PEEK(20)<TJ THEN 283
+284 TJ=TJ+TK:RETURN
+285 REM A KEY WAITS IN CH (ITS CODE BELOW 64): KEEP IT IN KB$
+286 K8=PEEK(764):IF K8<>39 AND K8<>60 AND KW<8 THEN GET #2,KZ:KW=KW+1:KB$(KW)=CHR$(KZ)
+287 RETURN
+# 298 clears the line by deleting it and inserting a blank one (the screen editor's
+# CHR$(156) and CHR$(157), two characters): the lines below go up and come back.
+295 REM MESSAGE LINE 17: LN$, OVER THE LAST ONE (M7: ITS LENGTH); 298 CLEARS IT
+296 POSITION 0,17:PRINT LN$;:IF M7>LEN(LN$) THEN PRINT BL$(1,M7-LEN(LN$));
+297 M7=LEN(LN$):RETURN
+298 IF M7 THEN POSITION 0,17:PRINT CHR$(156);CHR$(157);:M7=0
+299 RETURN
 #
 # ------------------------------------------------------------ autoplay driver
 #
@@ -357,11 +369,11 @@
 6460 IF KY=82 THEN SR=17
 6470 RETURN
 6600 REM SHOW THE HINT: THE POLICY'S MOVE SR->DS
-6610 IF SR<0 THEN LN$="NO MOVE LEFT":GOTO 95
-6620 IF SR=0 THEN LN$="HINT: DRAW (SPACE)":GOTO 95
+6610 IF SR<0 THEN LN$="NO MOVE LEFT":GOTO 295
+6620 IF SR=0 THEN LN$="HINT: DRAW (SPACE)":GOTO 295
 6630 GOSUB 60:LN$="HINT: ":LN$(7)=CD$(C+C+1,C+C+2):LN$(9)=" "
 6640 LN$(10)=PL$(SR+SR+1,SR+SR+2):LN$(12)=" TO ":LN$(16)=PL$(DS+DS+1,DS+DS+2)
-6650 GOTO 95
+6650 GOTO 295
 # With the stock empty a move is left when a foundation takes the discard top, a King-pile
 # top or a tableau card: exactly when the policy (100) finds one, without working out which.
 6800 REM END OF THE GAME? (NO LEGAL MOVE LEFT)
@@ -372,7 +384,7 @@
 6830 IF FC=N THEN GOSUB 6870:IF WF=0 THEN GW=GW+1:WF=1:GOSUB 5500
 6840 LN$="NO MORE MOVES: ":LN$(16)=STR$(FC):LN$(LEN(LN$)+1)=" CARDS PLACED"
 6850 IF FC=N THEN LN$="YOU WON! ALL CARDS PLACED"
-6860 GOSUB 95:POSITION 0,18:PRINT "N NEW DEAL  U UNDO  O OPTIONS";:M8=1:RETURN
+6860 GOSUB 295:POSITION 0,18:PRINT "N NEW DEAL  U UNDO  O OPTIONS";:M8=1:RETURN
 # Won: every card is on a foundation, and the King piles go over to the Ace piles (the
 # final transfer, docs/RULES.md), shown at once: each Ace pile topped by its King, the King
 # piles empty (a suit whose King pile is empty shows that already). Shown only: the
@@ -381,7 +393,7 @@
 6872 FOR S=0 TO 3:IF KT(S)>=0 THEN C9=(S*NR+NR1)*2+3:Y=5+2*S:POSITION 3,Y:PRINT CE$(C9,C9+1);:GOSUB 6875
 6873 NEXT S:WD=1:RETURN
 6875 POSITION 30,Y:PRINT "--";:RETURN
-6900 LN$="PRESS A KEY OF THE HELP BELOW":GOSUB 95:PRINT CHR$(253);:GOTO 203
+6900 LN$="PRESS A KEY OF THE HELP BELOW":GOSUB 295:PRINT CHR$(253);:GOTO 203
 #
 # ------------------------------------------------------------ test mode
 #
@@ -398,10 +410,10 @@
 7105 IF SE<1 OR SE>2147483640+6 OR SE<>INT(SE) THEN 7900
 7110 K9=K9+1:F$="H1:T":F$(5)=STR$(K9):F$(LEN(F$)+1)=".TXT":OPEN #1,8,0,F$
 # Timed as the game plays: no transcript (the real game has no PRINT #), every step kept
-# for undo (MH$). Then the transcript is written by laying out the deal again and
+# for undo (US). Then the transcript is written by laying out the deal again and
 # replaying the steps kept, one by one (70): the very game that was timed.
-7120 GOSUB 83:T0=TJ:GOSUB 4:GOSUB 83:T1=TJ:GOSUB 650:GOSUB 83:T2=TJ:GOSUB 7400
-7130 GOSUB 83:T4=TJ:GOSUB 500:GOSUB 83:T3=TJ:U9=SN:LG=1:RP=1:GOSUB 650:U=0:GOSUB 70:LG=0:RP=0
+7120 GOSUB 283:T0=TJ:GOSUB 4:GOSUB 283:T1=TJ:GOSUB 650:GOSUB 283:T2=TJ:GOSUB 7400
+7130 GOSUB 283:T4=TJ:GOSUB 500:GOSUB 283:T3=TJ:U9=SN:LG=1:RP=1:GOSUB 650:U=0:GOSUB 270:LG=0:RP=0
 7140 PRINT #1;"RESULT ";RS$(1+4*(FC<N),4+4*(FC<N));" ";FC;" MOVES ";NM
 7150 PRINT #1;"JIFFIES SHUFFLE ";T1-T0:PRINT #1;"JIFFIES DEAL ";T2-T0
 7160 PRINT #1;"JIFFIES PLAY ";T3-T4:PRINT #1;"JIFFIES GAME ";T2-T0+T3-T4:CLOSE #1:RETURN
@@ -441,7 +453,7 @@
 # ------------------------------------------------------------ errors
 #
 9000 REM ANY ERROR (E.G. I/O): SAY SO AND GO ON PLAYING
-9010 TRAP 9000:LN$="ERROR ":LN$(7)=STR$(PEEK(195)):GOSUB 95:PRINT CHR$(253);
+9010 TRAP 9000:LN$="ERROR ":LN$(7)=STR$(PEEK(195)):GOSUB 295:PRINT CHR$(253);
 9020 CLOSE #2:OPEN #2,4,0,"K:":GOTO 201
 #
 # ------------------------------------------------------------ set-up
@@ -450,8 +462,8 @@
 #V1 10010 V=1:DIM TL$(38):TL$="MACHFSOL 1: KINGS DOWN BY SUIT"
 #V2 10010 V=2:DIM TL$(38):TL$="MACHFSOL 2: KINGS DOWN ALTERNATING"
 10020 DIM D(53),W(52),T(7),AN(3),KN(3),KP(3,12),KT(3),PT(52),SU(51),RK(51),FF(51)
-10030 DIM FA(51),FB(51),TA(51),TB(51),WT(53),KI(52),PK(17),P3(17),PX(17),PY(17)
-10040 DIM MH$(420),CD$(104),CO$(104),PL$(36),L$(40),RL$(13),SN$(4),SL$(32),LN$(40),BL$(40),DL$(13),IL$(13)
+10030 DIM FA(51),FB(51),TA(51),TB(51),WT(53),KI(52),PK(17),P3(17),PX(17),PY(17),US(208)
+10040 DIM CD$(104),CO$(104),PL$(36),L$(40),RL$(13),SN$(4),SL$(32),LN$(40),BL$(40),DL$(13),IL$(13)
 10045 DIM KQ$(4),F$(20),SC$(4),FM$(4),RS$(8),PN$(54),A$(1),KB$(8),CE$(108)
 10050 QS=127773:AM=16807:RS=2836:MM=2147483640+7:QI=0.0000078263:REM 1/QS=7.826379E-06
 10070 PL$="S W T1T2T3T4T5T6T7T8ASAHACADKSKHKCKD":KQ$="QWER":SC$="SHCD":FM$="M F "
