@@ -8,7 +8,7 @@ import pytest
 
 from a8.basic import tokenize
 from a8.disk.boot import (
-    COMMAND,
+    RUN_COMMAND,
     BootError,
     MenuEntry,
     assemble_loader,
@@ -35,7 +35,7 @@ def menu_disk(path: Path, density: Density = Density.SINGLE) -> Dos2Disk:
     disk.add_file("MACHFSOL.1", marker_program(1))
     disk.add_file("MACHFSOL.2", marker_program(2))
     entries = [MenuEntry.parse("MACHFSOL.1=MAChFsol 1"), MenuEntry.parse("MACHFSOL.2=MAChFsol 2")]
-    install_boot_menu(disk, entries, "MAChFsol")
+    install_boot_menu(disk, entries, "")  # no title: the entries fill the boot sectors
     path.write_bytes(disk.to_bytes())
     return disk
 
@@ -44,8 +44,7 @@ def test_loader_layout(tmp_path: Path) -> None:
     disk = menu_disk(tmp_path / "M.ATR")
     image = b"".join(disk.image.read_sector(s) for s in (1, 2, 3))
     assert image[:6] == bytes([0, 3, 0x00, 0x07]) + image[4:6]  # 3 sectors at $0700
-    assert image.endswith(COMMAND)
-    assert b"1 MAChFsol 1\x9b2 MAChFsol 2\x9b" in image
+    assert image.endswith(b'?"\x7d1 MAChFsol 1":?"2 MAChFsol 2"\x9b' + RUN_COMMAND)
     assert check_disk(disk) == []
     assert assemble_loader().code == assemble_loader().code
 
@@ -64,7 +63,7 @@ def test_bad_title(tmp_path: Path) -> None:
 
 
 CHECK_RUN = 'OPEN #1,8,0,"H1:RAN.TXT":PRINT #1;PEEK(1536):CLOSE #1\n'
-#: Frames to let the machine boot (the menu waits for a key), and to load and run.
+#: Frames to let the machine boot and show the menu, and to load and run.
 BOOT_FRAMES = 600
 LOAD_FRAMES = 900
 
@@ -121,8 +120,8 @@ def test_boot_menu_runs_the_chosen_program(
     )
     result, hdir = boot(tmp_path, disk, script, machine=machine, sio_patch=sio_patch)
     assert result.reason == "script-end", result.log
-    # The menu: the title and one line per entry.
-    assert screen_text(result).startswith("  MAChFsol\n  1 MAChFsol 1\n  2 MAChFsol 2\n")
+    # The menu: one line per entry, on a cleared screen, printed by BASIC.
+    assert screen_text(result).startswith("  1 MAChFsol 1\n  2 MAChFsol 2\n")
     # The program ran (its POKE left the variant number) and the keyboard works.
     assert (hdir / "RAN.TXT").read_bytes() == f"{choice}\x9b".encode("latin-1")
     listing = (hdir / "P.LST").read_bytes()

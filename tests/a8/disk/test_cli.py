@@ -225,7 +225,7 @@ def test_boot_menu_from_the_command_line(
     assert status == (0, "", "")
     image = disk.read_bytes()
     assert image[16:18] == bytes([0, 3])  # boot record: 3 sectors
-    assert b"DISK\x9b1 My Game\x9b" in image[16 : 16 + 384]
+    assert b'?"\x7dDISK":?"1 My Game"\x9bRUN "E:"\x9b' in image[16 : 16 + 384]
     assert run(capsys, "check", str(disk))[0] == 0
     too_long = [f"--menu=GAME.BAS=A TITLE MUCH TOO LONG FOR THE BOOT SECTORS {n}" for n in range(3)]
     before = disk.read_bytes()

@@ -57,6 +57,8 @@ ALLOWED_WRITES = {
 }
 
 KEY_1, KEY_2, KEY_3 = 0x1F, 0x1E, 0x1A  # keyboard codes of the digit keys
+#: BASIC's first input line for menu_disk(): PRINTs, the first clearing the screen.
+MENU_LINE = b'?"\x7dMenu":?"1 One":?"2 Two"\x9b'
 SENTINEL = 0xFFF0  # a return address no code lives at
 SIO_TIMEOUT = 0x8A
 END_OF_FILE = 0x88
@@ -184,15 +186,9 @@ class Atari:
 
     # -- what BASIC and CIO would do -----------------------------------------
 
-    def boot(self, keys: list[int]) -> None:
-        """The OS calls load address + 6; ``keys`` are pressed one at a time."""
-        pending = list(keys)
-
-        def press(pc: int) -> None:
-            if self.memory.peek(CH) == 0xFF and pending:
-                self.memory.poke(CH, bytes([pending.pop(0)]))
-
-        assert self.call(BOOT_ADDRESS + 6, on_step=press) == "returned"
+    def boot(self) -> None:
+        """The OS calls load address + 6: the loader hooks E: and returns at once."""
+        assert self.call(BOOT_ADDRESS + 6) == "returned"
         assert not self.mpu.p & self.mpu.CARRY, "carry clear: the boot succeeded"
 
     def handler_entry(self, offset: int) -> int:
@@ -200,11 +196,18 @@ class Atari:
         table = self._word(HATABS_E.start + 1)
         return self._word(table + offset) + 1
 
-    def get_bytes(self, *, line: bool = False) -> tuple[bytes, int]:
-        """GET BYTE from E: until the status is not 1 (or, for ``line``, up to an EOL)."""
+    def get_bytes(self, *, line: bool = False, keys: list[int] | None = None) -> tuple[bytes, int]:
+        """GET BYTE from E: until the status is not 1 (or, for ``line``, up to an EOL);
+        ``keys`` are pressed one at a time whenever CH is empty."""
+        pending = list(keys or [])
+
+        def press(pc: int) -> None:
+            if self.memory.peek(CH) == 0xFF and pending:
+                self.memory.poke(CH, bytes([pending.pop(0)]))
+
         data = bytearray()
         while True:
-            assert self.call(self.handler_entry(4), x=0x10) == "returned"
+            assert self.call(self.handler_entry(4), x=0x10, on_step=press) == "returned"
             assert self.mpu.x == 0x10, "X (the IOCB) is kept for CIO"
             if self.mpu.y != 1:
                 return bytes(data), self.mpu.y
@@ -212,9 +215,11 @@ class Atari:
             if line and self.mpu.a == 0x9B:
                 return bytes(data), self.mpu.y
 
-    def run_command(self) -> None:
-        """BASIC reads its first input line, RUN "E:", then closes its channels."""
-        assert self.get_bytes(line=True) == (b'RUN "E:"\x9b', 1)
+    def run_command(self, keys: list[int], menu: bytes = MENU_LINE) -> None:
+        """BASIC reads its first input line, the menu, and prints it; then its second,
+        served once a key of the menu is pressed: RUN "E:"; then it closes its channels."""
+        assert self.get_bytes(line=True) == (menu, 1)
+        assert self.get_bytes(line=True, keys=keys) == (b'RUN "E:"\x9b', 1)
         self.close()
 
     def close(self) -> None:
@@ -246,10 +251,11 @@ def menu_disk(density: Density = Density.SINGLE) -> Dos2Disk:
 def test_the_chosen_program_is_served_to_basic(density: Density) -> None:
     disk = menu_disk(density)
     atari = Atari(disk)
-    atari.boot([KEY_3, KEY_2])  # 3 is not on the menu: ignored
-    assert atari.printed == [b"Menu\x9b1 One\x9b2 Two\x9b"]
+    atari.boot()
+    assert atari.printed == []  # BASIC prints the menu, once the OS has started it
     assert atari.memory.peek(MEMLO + 1) == 0x0A
-    atari.run_command()  # the hook stays through BASIC's CLOSE before RUN
+    atari.run_command([KEY_3, KEY_2])  # 3 is not on the menu: ignored
+    # the hook stays through BASIC's CLOSE before RUN
     data, status = atari.get_bytes()
     assert data == program(2, 1000) and status == END_OF_FILE
     entry = disk.find("SECOND.BAS")
@@ -261,13 +267,22 @@ def test_the_chosen_program_is_served_to_basic(density: Density) -> None:
 
 def test_the_first_entry_and_the_hook_table() -> None:
     atari = Atari(menu_disk())
-    atari.boot([KEY_1])
+    atari.boot()
     table = atari.memory.peek(0x0321) | atari.memory.peek(0x0322) << 8
     assert table in LOADER_RAM
     copied = [atari.memory.peek(table + i) for i in range(16)]
     unchanged = [i for i in range(16) if i not in (2, 3, 4, 5)]
     assert [copied[i] for i in unchanged] == [0x10 + i for i in unchanged]  # the OS's own
-    atari.run_command()
+    atari.run_command([KEY_1])
+    assert atari.get_bytes()[0] == program(1, 700)
+
+
+def test_without_a_title_the_first_entry_clears_the_screen() -> None:
+    disk = menu_disk()
+    install_boot_menu(disk, [MenuEntry.parse("FIRST.BAS=One")], "")
+    atari = Atari(disk)
+    atari.boot()
+    atari.run_command([KEY_2, KEY_1], menu=b'?"\x7d1 One"\x9b')  # 2 is not on this menu
     assert atari.get_bytes()[0] == program(1, 700)
 
 
@@ -275,8 +290,8 @@ def test_a_sector_that_reads_on_the_third_try() -> None:
     disk = menu_disk()
     start = disk.find("FIRST.BAS").start
     atari = Atari(disk, failures={start: 2})
-    atari.boot([KEY_1])
-    atari.run_command()
+    atari.boot()
+    atari.run_command([KEY_1])
     data, status = atari.get_bytes()
     assert data == program(1, 700) and status == END_OF_FILE
     assert atari.sio_sectors.count(start) == 3
@@ -287,8 +302,8 @@ def test_a_sector_that_never_reads() -> None:
     disk = menu_disk()
     start = disk.find("FIRST.BAS").start
     atari = Atari(disk, failures={start: 99})
-    atari.boot([KEY_1])
-    atari.run_command()
+    atari.boot()
+    atari.run_command([KEY_1])
     data, status = atari.get_bytes()
     assert data == b"" and status == SIO_TIMEOUT  # BASIC reports the SIO error
     assert atari.sio_sectors == [start] * 3  # three tries, then it gives up

@@ -2,9 +2,15 @@
 
 The 6502 source is ``boot.s`` next to this module (how it works is told there and in
 docs/ATR.md). It is assembled here, in-process, with Ophis (:mod:`a8.asm`); then
-this module fills in what depends on the disk: the sector size, the menu text, and
+this module fills in what depends on the disk: the sector size, the menu line, and
 for each entry its key and the first sector of its file (from the DOS 2 directory).
 The files stay ordinary DOS 2 files; only sectors 1-3 change.
+
+The menu is BASIC's first input line, served by the loader: ``?"<clear>TITLE":?"1
+FIRST":...``. BASIC prints it once the OS has finished starting (the XL OS polls the
+serial bus for peripheral handlers after a disk boot, about 2 seconds when no device
+answers), then asks for its next line: the loader waits for the digit, serves ``RUN
+"E:"`` and loads the chosen file at once. An empty title prints no title line.
 """
 
 from __future__ import annotations
@@ -20,16 +26,21 @@ from a8.errors import A8Error
 
 LOAD_ADDRESS = 0x0700
 BOOT_SIZE = 3 * 128
-#: BASIC's first input line, served by the hooked E: handler. It sits in the last
-#: bytes of the boot image, which is also where the loader's sector buffer starts.
-COMMAND = b'RUN "E:"\x9b'
-COMMAND_ADDRESS = LOAD_ADDRESS + BOOT_SIZE - len(COMMAND)
+#: BASIC's second input line, served by the hooked E: handler once a digit is pressed.
+#: It follows the menu line (the PRINTs) in the last bytes of the boot image, where
+#: the loader's sector buffer starts.
+RUN_COMMAND = b'RUN "E:"\x9b'
+#: ATASCII clear screen, printed before the title.
+CLEAR = b"\x7d"
+#: The loader's copy of the editor's vector table: the sector buffer ends before it.
+HOOK_TABLE = 0x0977
 EOL = 0x9B
 MAX_ENTRIES = 9
 #: Keyboard codes (as the OS stores them in CH, $02FC) of the digit keys 1-9.
 DIGIT_KEY_CODES = (0x1F, 0x1E, 0x1A, 0x18, 0x1D, 0x1B, 0x33, 0x35, 0x30)
-#: Characters allowed in titles: they print as themselves in ATASCII.
-TITLE_CHARACTERS = re.compile(r"[ -z]*")
+#: Characters allowed in titles: they print as themselves in ATASCII, and a BASIC
+#: string constant holds them (no quote).
+TITLE_CHARACTERS = re.compile(r"[ !#-z]*")
 
 
 class BootError(A8Error):
@@ -91,35 +102,41 @@ def boot_image(disk: Dos2Disk, entries: list[MenuEntry], title: str) -> bytes:
     image = bytearray(loader.code)
 
     table = bytearray()
-    menu = title.encode("ascii") + bytes([EOL])
+    prints = [title] if title else []
     for number, entry in enumerate(entries, start=1):
         start = loadable_start(disk, entry.file_name)
         table += bytes([DIGIT_KEY_CODES[number - 1], start & 0xFF, start >> 8])
-        menu += f"{number} {entry.title}".encode("ascii") + bytes([EOL])
+        prints.append(f"{number} {entry.title}")
+    menu = ":".join(f'?"{text}"' for text in prints).encode("ascii")
+    menu = menu[:2] + CLEAR + menu[2:] + bytes([EOL])  # the first PRINT clears the screen
+    line = menu + RUN_COMMAND
     if labels["table"] != loader.end():
         raise BootError("boot.s: the menu table must follow the code")
-    menu_address = loader.end() + len(table)
-    image += table + menu
-    room = COMMAND_ADDRESS - LOAD_ADDRESS
-    if len(image) > room:
+    image += table
+    if len(image) + len(line) > BOOT_SIZE:
         raise BootError(
-            f"{source}: boot menu {len(image) - room} bytes too long for sectors 1-3 "
-            "(shorten the titles or use fewer entries)"
+            f"{source}: boot menu {len(image) + len(line) - BOOT_SIZE} bytes too long for "
+            "sectors 1-3 (shorten the titles or use fewer entries)"
         )
-    image = image.ljust(room, b"\0") + COMMAND
+    buffer = LOAD_ADDRESS + BOOT_SIZE - len(line)
+    if buffer + disk.geometry.sector_size > HOOK_TABLE or labels["hooktab"] != HOOK_TABLE:
+        raise BootError("boot.s: the sector buffer must end before the hook table")
+    image = image.ljust(BOOT_SIZE - len(line), b"\0") + line
 
     def patch(label: str, value: int) -> None:
         image[labels[label] + 1 - LOAD_ADDRESS] = value
 
-    word = labels["p_secsz"] - LOAD_ADDRESS
-    image[word : word + 2] = disk.geometry.sector_size.to_bytes(2, "little")
-    patch("p_menulo", menu_address & 0xFF)
-    patch("p_menuhi", menu_address >> 8)
-    patch("p_menuln", len(menu))
+    def patch_word(at: int, value: int) -> None:
+        image[at - LOAD_ADDRESS : at - LOAD_ADDRESS + 2] = value.to_bytes(2, "little")
+
+    patch_word(labels["p_secsz"], disk.geometry.sector_size)
+    patch_word(labels["p_buf"], buffer)
+    for label, offset in BUFFER_OPERANDS.items():
+        patch_word(labels[label] + 1, buffer + offset)
+    patch("p_line", len(menu))
+    patch("p_all", len(line))
     patch("p_entry3", len(table))
     patch("p_link", disk.geometry.data_bytes)
-    if labels["buffer"] != COMMAND_ADDRESS:
-        raise BootError("boot.s: the buffer must start at the command")
     return bytes(image)
 
 
@@ -144,8 +161,11 @@ def install_boot_menu(disk: Dos2Disk, entries: list[MenuEntry], title: str) -> N
     disk.write_boot(boot_image(disk, entries, title))
 
 
-#: Labels of the bytes boot_image patches (operands, and the sector size word).
-PATCHED_OPERANDS = ("p_menulo", "p_menuhi", "p_menuln", "p_entry3", "p_link")
+#: Labels of the bytes boot_image patches: one-byte operands, the instructions that
+#: read the buffer (their address operand: the buffer + this offset), and words.
+PATCHED_OPERANDS = ("p_line", "p_all", "p_entry3", "p_link")
+BUFFER_OPERANDS = {"p_buf0": 0, "p_buf1": 0, "p_buf2": 1, "p_buf3": 2}
+PATCHED_WORDS = ("p_secsz", "p_buf")
 
 
 def menu_start_sectors(boot_sectors: bytes) -> list[int] | None:
@@ -159,8 +179,10 @@ def menu_start_sectors(boot_sectors: bytes) -> list[int] | None:
     loader = assemble_loader()
     labels = loader.labels
     skipped = {labels[name] + 1 - LOAD_ADDRESS for name in PATCHED_OPERANDS}
-    secsz = labels["p_secsz"] - LOAD_ADDRESS
-    skipped |= {secsz, secsz + 1}
+    for name in BUFFER_OPERANDS:
+        skipped |= {labels[name] + 1 - LOAD_ADDRESS, labels[name] + 2 - LOAD_ADDRESS}
+    for name in PATCHED_WORDS:
+        skipped |= {labels[name] - LOAD_ADDRESS, labels[name] + 1 - LOAD_ADDRESS}
     code = loader.code
     if len(boot_sectors) < len(code) or any(
         boot_sectors[i] != code[i] for i in range(len(code)) if i not in skipped
@@ -171,6 +193,6 @@ def menu_start_sectors(boot_sectors: bytes) -> list[int] | None:
     if table_bytes % 3 or not 1 <= entries <= MAX_ENTRIES:
         raise BootError(f"boot menu: its table holds {table_bytes} bytes, not 3 per entry (1-9)")
     table = boot_sectors[len(code) : len(code) + 3 * entries]
-    if len(table) < 3 * entries or len(code) + 3 * entries > COMMAND_ADDRESS - LOAD_ADDRESS:
+    if len(table) < 3 * entries or len(code) + 3 * entries > BOOT_SIZE:
         raise BootError(f"boot menu: its {entries} entries run past the boot sectors")
     return [table[i + 1] | table[i + 2] << 8 for i in range(0, len(table), 3)]

@@ -1,23 +1,29 @@
 ; boot.s -- a DOS-less boot menu for Atari BASIC programs on a DOS 2 disk.
 ;
 ; Assembled with Ophis (ophis-asm) by a8/disk/boot.py, which then fills in the
-; parameter block below (sector size, menu text, the files' start sectors) and
-; appends the menu text. The whole image must fit boot sectors 1-3 (384 bytes).
+; parameter block below (sector size, the menu line's length, the files' start
+; sectors) and appends the menu table and BASIC's first input line. The whole
+; image must fit boot sectors 1-3 (384 bytes).
 ;
 ; How it works (docs/ATR.md tells it at more length):
 ;  1. The OS reads sectors 1-3 to $0700 and calls BOOT (load address + 6).
 ;  2. BOOT checks that a cartridge ROM (BASIC) answers at $BFFC; if not it
-;     prints a message and stops. Otherwise it prints the menu and waits for a
-;     digit key (reading CH, the OS keyboard code, with interrupts masked).
-;  3. It hooks the screen editor: the E: entry of the handler table (HATABS) is
-;     pointed at a RAM copy of the editor's vector table whose GET BYTE and CLOSE
-;     entries are ours, and MEMLO is raised above the loader (DOSINI does it
-;     again after every RESET). Then it returns and the OS starts BASIC.
-;  4. BASIC prints its prompt and reads a line from E:: our GET BYTE answers
-;     RUN "E:" and an end of line. BASIC closes its channels (ignored), opens E:
-;     again for the program and reads it through our GET BYTE, which follows the
-;     file's DOS 2 sector chain with SIO. When BASIC closes the file our CLOSE
-;     puts the editor's own table back: the keyboard and screen work normally.
+;     prints a message and stops. Otherwise it hooks the screen editor: the E:
+;     entry of the handler table (HATABS) is pointed at a RAM copy of the
+;     editor's vector table whose GET BYTE and CLOSE entries are ours, and MEMLO
+;     is raised above the loader (DOSINI does it again after every RESET). Then
+;     it returns: the OS finishes its start-up (the XL OS polls the serial bus
+;     for peripheral handlers, some 2 seconds when no device answers) and
+;     starts BASIC.
+;  4. BASIC prints its prompt and reads a line from E:: our GET BYTE serves the
+;     menu line made by boot.py, ?"<clear>TITLE":?"1 ...":?"2 ...", which BASIC
+;     runs: the menu is on the screen once the machine is ready. When BASIC
+;     asks for its next line, GET BYTE waits for a digit key (reading CH, the
+;     OS keyboard code, with interrupts masked) and serves RUN "E:". BASIC
+;     closes its channels (ignored), opens E: again for the program and reads
+;     it through our GET BYTE, which follows the chosen file's DOS 2 sector
+;     chain with SIO. When BASIC closes the file our CLOSE puts the editor's
+;     own table back: the keyboard and screen work normally.
 ;  5. A sector that cannot be read after three tries: the hook is removed, a
 ;     message is written on the top screen line and BASIC gets the SIO status.
 ;
@@ -59,9 +65,11 @@
 .alias nexthi  $D0
 
 ; --- RAM up to $0A00 (below MEMLO) -----------------------------------------------
-; The sector buffer starts at the command text, the last 9 bytes of the boot
-; image, so BASIC's first input line is served like the file's bytes.
-.alias buffer  $0877    ; = $0880 - 9: a8/disk/boot.py puts the command there
+; The sector buffer starts at the menu line, the last bytes of the boot image
+; (a8/disk/boot.py puts it there and patches its address into the p_buf...
+; operands), so BASIC's first input line is served like the file's bytes. It
+; ends at hooktab at the latest (256-byte sectors).
+.alias buffer  $0800    ; assembled with this; boot.py patches the real address
 .data
 .org $0977
 .space hooktab 16       ; our copy of the editor's vector table
@@ -71,52 +79,30 @@
 header:  .byte 0, 3             ; flags, number of boot sectors
          .word header           ; load address
          .word dosini           ; DOSINI
-boot:    jmp main               ; the OS calls load address + 6
-
-; a8/disk/boot.py patches the operand of each instruction labelled "p_..." (the
-; byte after the opcode), and the word at p_secsz; it finds them in the
-; assembler's label map.
-dcb:     .byte $31, 1, $52, $40 ; SIO request: disk 1, 'R'ead, data from drive
-         .word buffer
-         .byte 15, 0            ; timeout (seconds), unused
-p_secsz: .word 128              ; bytes per sector
-
-; --- the menu ----------------------------------------------------------------------
+                                ; the OS calls load address + 6: here
+; --- the boot: check for BASIC, hook E: -------------------------------------------
 main:    dec CARTCK             ; a cartridge has 0 here, and it cannot change;
          lda CARTCK             ; RAM (cleared at power-up) turns into $FF
          inc CARTCK             ; and back: without BASIC $BFFC is on the screen
          tax                    ; (INC changed the flags: test A again)
          beq hasbasic
-nobasic: lda #<nobasmsg
-         ldy #>nobasmsg
-         ldx #nobasend-nobasmsg
-         jsr print
+nobasic: lda #<nobasmsg         ; print the message through CIO (IOCB 0)
+         sta ICBAL
+         lda #>nobasmsg
+         sta ICBAH
+         lda #nobasend-nobasmsg
+         sta ICBLL
+         ldx #0
+         stx ICBLH
+         lda #PUTCHRS
+         sta ICCOM
+         jsr CIOV
 halt:    bne halt               ; (CIO returns status 1: Z is clear)
 
 hasbasic:
-p_menulo:lda #0                 ; the menu text: address and length
-p_menuhi:ldy #0
-p_menuln:ldx #0
-         jsr print
-waitkey: sei                    ; no keyboard IRQ between reading and clearing CH
-         lda CH
-         ldx #$FF
-         stx CH                 ; ($FF: no key; SHIFT/CONTROL+digit never match)
-         cli
-         ldx #0
-findkey:
-p_entry3:cpx #0                 ; 3 x number of entries
-         bcs waitkey
-         cmp table,x
-         beq chosen
-         inx
-         inx
-         inx
-         bne findkey
-chosen:  lda #<hooktab           ; hook E:
-         sta EDITOR+1
-         lda #>hooktab
-         sta EDITOR+2
+         lda #<hooktab          ; hook E:
+         ldy #>hooktab
+         jsr setedit
          ldy #15
 copytab: lda EDITRV,y
          sta hooktab,y
@@ -127,15 +113,13 @@ hookget: lda hooks,y
          sta hooktab+2,y
          dey
          bpl hookget
-         lda table+1,x          ; the chosen file's first sector
-         sta nextlo
-         lda table+2,x
-         sta nexthi
-         lda #9                 ; the buffer holds the command: 9 bytes
+p_line:  lda #0                 ; the buffer holds the menu line: its length
          sta bufused
          lda #0
          sta bufpos
          sta tries              ; no sector read yet
+         sta nextlo             ; no file chosen yet
+         sta nexthi
          clc                    ; boot succeeded; on to DOSINI, as BASIC takes
                                 ; MEMLO before the OS calls DOSINI itself
 
@@ -144,25 +128,43 @@ dosini:  lda #MEMPAGE           ; (the OS has just set MEMLO to $0700)
          sta MEMLO+1
          rts
 
-; print X bytes at A (low), Y (high) on the screen through CIO (IOCB 0)
-print:   sta ICBAL
-         sty ICBAH
-         stx ICBLL
+; --- the choice: wait for a digit of the menu, then its file's first sector -------
+choose:  sei                    ; no keyboard IRQ between reading and clearing CH
+         lda CH
+         ldx #$FF
+         stx CH                 ; ($FF: no key; SHIFT/CONTROL+digit never match)
+         cli
          ldx #0
-         stx ICBLH
-         lda #PUTCHRS
-         sta ICCOM
-         jmp CIOV
+findkey:
+p_entry3:cpx #0                 ; 3 x number of entries
+         bcs choose
+         cmp table,x
+         beq chosen
+         inx
+         inx
+         inx
+         bne findkey
+chosen:  lda table+1,x          ; the chosen file's first sector
+         sta nextlo
+         lda table+2,x
+         sta nexthi
+p_all:   lda #0                 ; and the second line, RUN "E:", to serve
+         sta bufused            ; (not 0: Z is clear)
+         rts
 
 ; --- the hooked handler: GET BYTE (A: the byte, Y: status; X kept for CIO) -----
 get:     stx savex
 getfile: ldy bufpos
          cpy bufused
          bcc have
-         lda nextlo             ; next sector 0: the chain has ended
+         lda nextlo
          ora nexthi
-         beq eof
-         jsr readsec
+         bne nextsec
+         lda tries              ; next sector 0 after a read: the chain has ended
+         bne eof
+         jsr choose             ; none read yet: BASIC has printed the menu and
+         bne getfile            ; asks for its next line: wait for the choice
+nextsec: jsr readsec
          bcc getfile
          jsr restore            ; give up: unhook, say so, return the error
          ldy #readend-readmsg+3 ; on the top line from column 4 (BASIC's error
@@ -175,7 +177,8 @@ errmsg:  lda readmsg-4,y        ; goes on the next line; the cursor sits at 2)
          bmi exit
 eof:     ldy #$88               ; end of file
          bmi exit
-have:    lda buffer,y
+have:
+p_buf0:  lda buffer,y
          inc bufpos
 ok:      ldy #1
 exit:    ldx savex
@@ -189,9 +192,9 @@ closed:  ldy #1
          rts
 
 restore: lda #<EDITRV
-         sta EDITOR+1
-         lda #>EDITRV
-         sta EDITOR+2
+         ldy #>EDITRV
+setedit: sta EDITOR+1           ; the E: entry's vector table: A low, Y high
+         sty EDITOR+2
          rts
 
 ; read sector nexthi:nextlo into the buffer; put its link's next sector in
@@ -216,12 +219,12 @@ setdcb:  lda dcb,y
          rts
 readok:
 p_link:  ldy #125               ; the link bytes: sector size - 3
-         lda buffer,y           ; file number << 2 | next sector bits 8-9
+p_buf1:  lda buffer,y           ; file number << 2 | next sector bits 8-9
          and #3
          sta nexthi
-         lda buffer+1,y
+p_buf2:  lda buffer+1,y
          sta nextlo
-         lda buffer+2,y
+p_buf3:  lda buffer+2,y
          sta bufused
          lda #0
          sta bufpos
@@ -229,6 +232,13 @@ p_link:  ldy #125               ; the link bytes: sector size - 3
          rts
 
 ; --- data -------------------------------------------------------------------------
+; a8/disk/boot.py patches the operand of each instruction labelled "p_..." (the
+; byte after the opcode; for p_buf0-3 the two bytes after it: the buffer), and
+; the words at p_buf and p_secsz; it finds them in the assembler's label map.
+dcb:     .byte $31, 1, $52, $40 ; SIO request: disk 1, 'R'ead, data from drive
+p_buf:   .word 0                ; the buffer: the menu line's address
+         .byte 15, 0            ; timeout (seconds), unused
+p_secsz: .word 128              ; bytes per sector
 hooks:   .word close-1, get-1   ; vector table entries hold address - 1
 readmsg: .byte $32,$25,$21,$24,0,$25,$32,$32,$2F,$32  ; "READ ERROR" in screen codes
 readend:
@@ -236,5 +246,5 @@ nobasmsg:
          .byte "NEEDS BASIC (NO OPTION)", EOL
 nobasend:
 ; a8/disk/boot.py appends here: the menu table (per entry: key code, first sector
-; low, high), then the menu text; and the command RUN "E:" (9 bytes) at $0877.
+; low, high), then the menu line at the end of the image, where the buffer starts.
 table:

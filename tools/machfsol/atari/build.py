@@ -28,7 +28,9 @@ from machfsol.atari.basic_game import (
 )
 from machfsol.atari.places import DISK_NAME
 
-DISK_TITLE = "MAChFsol"
+#: The menu's title line: none, the entries name the games (the boot sectors hold the
+#: loader, its table and the menu line, 384 bytes in all).
+DISK_TITLE = ""
 
 
 def title_of(variant: int) -> str:
