@@ -201,6 +201,12 @@ def test_new_deal_entry() -> None:
     assert game.sitting.seed == 4242  # RETURN alone: a random deal
 
 
+def test_the_options_screen_fits_the_largest_deal_number() -> None:
+    game = press(game_of(2147483646), "O")
+    _check_fits(game)
+    assert any("deal 2147483646 again" in span.text for span in layout(game))
+
+
 def test_options_change_style_pace_deck_and_variant() -> None:
     game = game_of(9)
     press(game, " ")

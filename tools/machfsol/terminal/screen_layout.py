@@ -304,7 +304,7 @@ def _options_screen(game: FullScreenGame) -> list[Span]:
         Span(11, 0, "P", Look.KEY),
         Span(11, 4, f"play-all pace   {options.pace.value} moves a second"),
         Span(14, 0, "RETURN", Look.KEY),
-        Span(14, 8, f"play on (a new deck size or variant deals {again} again)"),
+        Span(14, 8, f"play {again} again, with these options"),  # fits any seed
         Span(16, 0, "ESC", Look.KEY),
         Span(16, 8, "back to the game, nothing changed"),
     ]
