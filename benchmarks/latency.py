@@ -288,17 +288,27 @@ def _ready_after(events: Sequence[KeyEvent], press: KeyPress, where: str) -> Key
     """The first wait for a key after the program took this press's key.
 
     A timed key is pressed while the game waits, so the OS takes it in the frame it
-    goes down (the first event from that jiffy on); a key the program reads without
-    the OS (the boot menu's digit) has no take, and the first wait after it counts.
+    goes down; that frame may also hold the wait itself (the game began to wait in
+    the frame the script typed), so the take is looked for among the events of that
+    jiffy, and the wait counted is the first after it. A key the program reads
+    without the OS (the boot menu's digit) has no take, and the first wait after it
+    counts.
     """
     assert press.jiffy is not None
     start = next(
         (index for index, event in enumerate(events) if event.jiffy >= press.jiffy), len(events)
     )
-    if start < len(events) and events[start].kind == "take":
-        if events[start].key != press.code or events[start].jiffy != press.jiffy:
+    same_jiffy = range(start, len(events))
+    take = next(
+        (i for i in same_jiffy if events[i].jiffy == press.jiffy and events[i].kind == "take"),
+        None,
+    )
+    if take is not None:
+        if events[take].key != press.code:
             raise SystemExit(f"{where}: the game took another key than {press}")
-        start += 1
+        start = take + 1
+    elif start < len(events) and events[start].kind == "take":
+        raise SystemExit(f"{where}: the game took another key than {press}")
     for event in events[start:]:
         if event.kind == "ready" and not event.at_start:
             return event

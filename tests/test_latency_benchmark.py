@@ -50,3 +50,22 @@ def test_one_deal_measures_every_action(
     )  # a hint before every move, the last one included
     assert game[latency.BURST]["taken"] and game[latency.BURST]["taken"][0] <= 3
     assert median[latency.PLAY_ALL] > median[latency.MOVE] > median[latency.PICK]
+
+
+def test_a_wait_in_the_frame_of_the_press_is_not_the_wait_after_it() -> None:
+    """The game may begin to wait in the very frame the script types the next key (on
+    the genuine ROMs a new deal then played all was measured from its own start)."""
+    from a8.emu.keywait import KeyEvent, KeyPress
+
+    latency = load_benchmark()
+    press = KeyPress(frame=900, code=0x0A, console=7, jiffy=500)
+    events = [
+        KeyEvent("ready", 400),
+        KeyEvent("take", 410, 0x0C),
+        KeyEvent("ready", 500),  # ready again in the frame the key goes down...
+        KeyEvent("take", 500, 0x0A),  # ...which the OS takes at once
+        KeyEvent("ready", 800),
+    ]
+    assert latency._ready_after(events, press, "test") is events[4]
+    with pytest.raises(SystemExit, match="took another key"):
+        latency._ready_after(events[:3] + [KeyEvent("take", 500, 0x3F)], press, "test")
