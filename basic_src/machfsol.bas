@@ -34,12 +34,11 @@
 # by walking the lines from the start, like GOTO: at line 11000 each NEXT would walk the
 # whole program (on genuine BASIC rev. C that walk costs about 2 frames).
 #
-# Line 1 (once): the tables that never change: the reciprocals KI(K)=1/K of the shuffle,
-# and per place its name's start P3 in PN$ and its kind PK. Lines 2-3 (per suit S of the
-# deck size's tables, line 11050): its cards C.. of ranks 0..NR1, their characters in
-# CD$ from J.
+# Line 1 (once): the tables that never change: per place its name's start P3 in PN$ and
+# its kind PK. Lines 2-3 (per suit S of the deck size's tables, line 11050): its cards
+# C.. of ranks 0..NR1, their characters in CD$ from J.
 0 GOTO 10000:REM MACHFSOL - TWO SOLITAIRES
-1 FOR I=2 TO 52:KI(I)=1/I:NEXT I:FOR I=0 TO 17:P3(I)=3*I+1:PK(I)=3+(I>9)+(I>13):NEXT I:RETURN
+1 FOR I=0 TO 17:P3(I)=3*I+1:PK(I)=3+(I>9)+(I>13):NEXT I:RETURN
 2 FOR I=0 TO NR1:SU(C)=S:RK(C)=I:FF(C)=0:PT(C)=-1:WT(C)=0:CD$(J)=L$(I+1,I+1):CD$(J+1)=A$
 #V1 3 FA(C)=C+1:FB(C)=52:TA(C)=C-1:TB(C)=53:C=C+1:J=J+2:NEXT I:RETURN
 #V2 3 FA(C)=RK(C)+1+NR*(1-RD):FB(C)=FA(C)+NR+NR:TA(C)=FA(C)-2:TB(C)=FB(C)-2:C=C+1:J=J+2:NEXT I:RETURN
@@ -465,10 +464,9 @@
 #V1 10010 V=1:DIM TL$(38):TL$="MACHFSOL 1: KINGS DOWN BY SUIT"
 #V2 10010 V=2:DIM TL$(38):TL$="MACHFSOL 2: KINGS DOWN ALTERNATING"
 10020 DIM D(53),W(52),T(7),AN(3),KN(3),KP(3,12),KT(3),PT(52),SU(51),RK(51),FF(51)
-10030 DIM FA(51),FB(51),TA(51),TB(51),WT(53),KI(52),PK(17),P3(17),PX(17),PY(17),US(208)
+10030 DIM FA(51),FB(51),TA(51),TB(51),WT(53),PK(17),P3(17),PX(17),PY(17),US(208)
 10040 DIM CD$(104),CO$(104),PL$(36),L$(40),RL$(13),SN$(4),SL$(32),LN$(40),BL$(40),DL$(13),IL$(13)
 10045 DIM KQ$(4),F$(20),SC$(4),FM$(4),RS$(8),PN$(54),A$(1),KB$(8),CE$(108)
-10050 QS=127773:AM=16807:RS=2836:MM=2147483640+7:QI=0.0000078263:REM 1/QS=7.826379E-06
 10070 PL$="S W T1T2T3T4T5T6T7T8ASAHACADKSKHKCKD":KQ$="QWER":SC$="SHCD":FM$="M F "
 10075 PN$="S  W  T1 T2 T3 T4 T5 T6 T7 T8 AS AH AC AD KS KH KC KD "
 10080 RS$="WON LOST":BL$=" ":BL$(40)=" ":BL$(2)=BL$
