@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define MAXN 52
 #define MAX_LINE 1024
@@ -96,8 +97,24 @@ static size_t key_hash(Key k) { return (size_t)mix(k.a * 0x9e3779b97f4a7c15ULL ^
 
 static int key_eq(const Key *x, const Key *y) { return x->a == y->a && x->b == y->b; }
 
+/* A zeroed table of ``capacity`` keys. Large tables are asked to live on huge pages
+ * (Linux's transparent huge pages, where the system allows them): a probe lands
+ * anywhere in hundreds of megabytes, and with 4 KB pages nearly every probe also
+ * misses the address-translation cache. */
+static Key *keys_alloc(size_t capacity) {
+    size_t bytes = capacity * sizeof(Key);
+    if (bytes < ((size_t)4 << 20)) return calloc(capacity, sizeof(Key));
+    void *table = NULL;
+    if (posix_memalign(&table, (size_t)2 << 20, bytes) != 0) return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(table, bytes, MADV_HUGEPAGE);
+#endif
+    memset(table, 0, bytes);
+    return table;
+}
+
 static int keyset_init(KeySet *set, size_t capacity) {
-    set->slots = calloc(capacity, sizeof(Key));
+    set->slots = keys_alloc(capacity);
     set->mask = capacity - 1;
     set->used = 0;
     return set->slots != NULL;
@@ -126,7 +143,7 @@ static void keyset_put(Key *slots, size_t mask, Key k) {
 static int keyset_add(KeySet *set, Key k) {
     if (2 * (set->used + 1) > set->mask + 1) {
         size_t capacity = 2 * (set->mask + 1);
-        Key *bigger = calloc(capacity, sizeof(Key));
+        Key *bigger = keys_alloc(capacity);
         if (bigger == NULL) return 0;
         for (size_t i = 0; i <= set->mask; i++)
             if (set->slots[i].a != 0) keyset_put(bigger, capacity - 1, set->slots[i]);

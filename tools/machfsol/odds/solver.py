@@ -142,10 +142,12 @@ except ImportError:  # pragma: no cover - a build without a C compiler
 COMPILED = _concrete is not None
 
 #: Default bound on searched states per deal, per variant. MAChFsol 1's token model
-#: never needed 200,000 on 90,000 deals (seconds at worst); a MAChFsol 2 state costs
-#: more and its hard deals run to millions, so 20,000 (about half a second) is its
-#: default: deals beyond that are UNKNOWN.
-DEFAULT_NODE_LIMITS: dict[int, int] = {1: 200_000, 2: 20_000}
+#: never needed 200,000 on 90,000 deals (seconds at worst). A MAChFsol 2 state costs
+#: more and its hardest deals run to hundreds of millions of states: 10,000,000 (about
+#: 10 s with the compiled search, 1 GB of memory at most) decides all but about 1% of
+#: the 52-card deals the policy loses, and keeps the full table within half an hour
+#: on two cores (docs/ODDS.md, "Speed"); deals beyond it are UNKNOWN.
+DEFAULT_NODE_LIMITS: dict[int, int] = {1: 200_000, 2: 10_000_000}
 
 
 def default_node_limit(game: Variant | int) -> int:
@@ -1099,7 +1101,7 @@ def _compiled_search(
     if _concrete is None:
         raise CompiledSearchMissing(
             "the compiled search (machfsol.odds._concrete) is not built: reinstall the "
-            "package with a C compiler at hand (pip install -e .)"
+            "package with a C compiler at hand (bash .ci/setup, or pip install -e .)"
         )
     deck = order[0]
     verdict, nodes, line = _concrete.search(
