@@ -137,32 +137,37 @@
 57 GOSUB 100:IF SR<0 THEN RETURN
 58 GOSUB 45:GOTO 57
 60 REM C=TOP CARD OF PLACE SR, OR -1
+# (The stock's: D(N+1) is -1, set by 11010.)
 61 ON PK(SR) GOTO 62,64,65,67,69
-62 C=D(P):IF P>N THEN C=-1
-63 RETURN
+62 C=D(P):RETURN
 64 C=W(WN):RETURN
 65 C=T(SR-2):IF C=52 THEN C=-1
 66 RETURN
 67 C=AN(SR-10)-1:IF C<(SR-10)*NR THEN C=-1
 68 RETURN
 69 C=KT(SR-14):RETURN
-# 74 shows every place (a new deal; as 48 does, in line), 76 the foundations only (an
-# undo after the final transfer was shown, 6870). 78 puts a new deal on the table as it
-# is (from 8000): the places, the status line, the prompt's two lines deleted and two
-# blank ones inserted (four characters instead of 78 blanks).
+# 73: a new deal (DI=3) shows each tableau card as the lay-out (84) puts it there.
+73 POSITION PX(I+2),PY(I+2):PRINT CE$(C+C+3,C+C+4);:NEXT I:EM=0:LO=TS:RETURN
+# 74 shows every place (the first table, from 5000; as 48 does, in line), 76 the
+# foundations only (an undo after the final transfer was shown, 6870). 78 puts a new deal
+# on the table as it is (from 8060), drawing only what it must: the foundations shown
+# empty before it (8060), the lay-out which then shows each tableau card (73) and each Ace or King
+# that goes up (670) as it puts it there (DI=3); then the stock, the discard pile, the
+# status line, and the prompt's two lines deleted and two blank ones inserted (four
+# characters instead of 78 blanks).
 74 Q=0:GOSUB 48:Q=1:GOSUB 48:IF TS=0 THEN 76
 75 FOR I=0 TO TS-1:C9=T(I)*2+3:POSITION PX(I+2),PY(I+2):PRINT CE$(C9,C9+1);:NEXT I
 76 FOR S=0 TO 3:Y=5+S+S:C9=AN(S)-1:IF C9<S*NR THEN C9=-1
 77 C9=C9+C9+3:POSITION 3,Y:PRINT CE$(C9,C9+1);:C9=KT(S)*2+3:POSITION 30,Y:PRINT CE$(C9,C9+1);:NEXT S:RETURN
-78 TRAP 9000:DI=1:PF=0:WF=0:WD=0:GOSUB 4:GOSUB 650:M8=0:IF M7 THEN GOSUB 298
-79 POSITION 0,18:PRINT CHR$(156);CHR$(156);CHR$(157);CHR$(157);:GOSUB 80:GOSUB 74:GOTO 200
+78 DI=3:PF=0:WF=0:WD=0:GOSUB 4:GOSUB 650:POSITION PX(1),PY(1):PRINT "-- (0)  ";:M8=0:IF M7 THEN GOSUB 298
+79 POSITION 0,18:PRINT "{DELLINE}{DELLINE}{INSLINE}{INSLINE}";:GOSUB 80:Q=0:GOSUB 48:GOTO 200
 80 REM STATUS LINE: DEAL, DECK, SCORE
 81 POSITION 0,1:PRINT "DEAL ";SE;"  ";N;" CARDS  WON ";GW;" OF ";GP;"  ":RETURN
-82 FOR K=0 TO 3:WT(AN(K))=0:T9=KT(K):IF T9>=0 THEN PT(T9)=-1:WT(TA(T9))=0:WT(TB(T9))=0
+82 FOR K=0 TO 3:WT(AN(K))=0:T9=KT(K):IF T9>=0 THEN PT(T9)=-1:WT(TA(T9))=0:WT(TB(T9))=0:KT(K)=-1:KN(K)=0
 83 NEXT K:RETURN
 84 FOR I=0 TO TS-1
 85 C=D(P):IF FF(C) THEN GOSUB 670:GOTO 85
-86 P=P+1:T(I)=C:IF LG THEN PRINT #1;"F S  ";PN$(P3(I+2),P3(I+2)+2);CO$(C+C+1,C+C+2)
+86 P=P+1:T(I)=C:ON DI GOTO 87,676,73
 87 NEXT I:EM=0:LO=TS:RETURN
 88 REM UNDO THE LAST MOVE: ITS STEPS REVERSED, LAST FIRST (THE FORCED ONES, THEN THE MOVE)
 89 IF NM=0 THEN RETURN
@@ -309,7 +314,7 @@
 295 REM MESSAGE LINE 17: LN$, OVER THE LAST ONE (M7: ITS LENGTH); 298 CLEARS IT
 296 POSITION 0,17:PRINT LN$;:IF M7>LEN(LN$) THEN PRINT BL$(1,M7-LEN(LN$));
 297 M7=LEN(LN$):RETURN
-298 IF M7 THEN POSITION 0,17:PRINT CHR$(156);CHR$(157);:M7=0
+298 IF M7 THEN POSITION 0,17:PRINT "{DELLINE}{INSLINE}";:M7=0
 299 RETURN
 #
 # ------------------------------------------------------------ autoplay driver
@@ -320,21 +325,28 @@
 # ------------------------------------------------------------ the deal
 #
 650 REM LAY OUT THE TABLE FROM D() AND DO THE FORCED STEPS OF THE DEAL (NOTHING TO UNDO YET)
-651 P=1:WN=0:FC=0:EM=TS:NM=0:SN=0:LO=0:W(0)=-1:V1=1
-652 T(0)=52:T(1)=52:T(2)=52:T(3)=52:T(4)=52:T(5)=52:T(6)=52:T(7)=52
-# Clear what the last game left in PT and WT (only foundation tops set them), at 82; then
+651 P=1:WN=0:FC=0:NM=0:SN=0:V1=1
+# The spaces past TS (TS<8) hold 52; the lay-out (84) sets EM and LO, with no space EM=0.
+652 IF TS<8 THEN T(0)=52:T(1)=52:T(2)=52:T(3)=52:T(4)=52:T(5)=52:T(6)=52:T(7)=52:EM=0
+# Clear what the last game left in PT, WT, KT and KN (only foundation tops set them; a
+# King pile has a top KT>=0 exactly when it holds cards, KN>0), at 82; then
 # fill the spaces in order from the stock (the discard pile is empty), at 84: the forced
 # steps of lines 35-44, with a short cut for the usual case of a card that stays in its
 # space. Both at low lines, where their NEXTs and RETURNs are quick.
-653 GOSUB 82:KT(0)=-1:KT(1)=-1:KT(2)=-1:KT(3)=-1:KN(0)=0:KN(1)=0:KN(2)=0:KN(3)=0
+653 GOSUB 82
 655 AN(0)=0:AN(1)=NR:AN(2)=NR+NR:AN(3)=AN(2)+NR:WT(0)=1:WT(NR)=1:WT(AN(2))=1:WT(AN(3))=1:IF TS=0 THEN RETURN
 656 GOTO 84
 670 REM AN ACE OR KING DEALT TO SPACE I GOES UP AT ONCE: TWO STEPS IN THE TRANSCRIPT,
 671 REM ONE MOVE ON THE TABLE, STRAIGHT FROM THE STOCK TO ITS EMPTY PILE (LINES 22/23)
-672 IF LG THEN Y9=P3(I+2):PRINT #1;"F S  ";PN$(Y9,Y9+2);CO$(C+C+1,C+C+2)
-673 IF LG THEN PRINT #1;"F ";PN$(Y9,Y9+2);PN$(P3(FF(C)),P3(FF(C))+2);CO$(C+C+1,C+C+2)
+672 IF LG THEN 677
+673 IF DI=3 THEN POSITION PX(FF(C)),PY(FF(C)):PRINT CE$(C+C+3,C+C+4);
 674 P=P+1:FC=FC+1:S=SU(C):IF FF(C)<14 THEN AN(S)=C+1:WT(C)=WT(C)-1:WT(C+1)=WT(C+1)+1:RETURN
 675 KP(S,0)=C:KN(S)=1:PT(C)=S:KT(S)=C:WT(TA(C))=WT(TA(C))+1:WT(TB(C))=WT(TB(C))+1:RETURN
+# The transcript's lines (test mode: LG=1, DI=2): a card dealt to space I (from 86), and an
+# Ace or King dealt there going up (from 672).
+676 PRINT #1;"F S  ";PN$(P3(I+2),P3(I+2)+2);CO$(C+C+1,C+C+2):GOTO 87
+677 Y9=P3(I+2):PRINT #1;"F S  ";PN$(Y9,Y9+2);CO$(C+C+1,C+C+2)
+678 PRINT #1;"F ";PN$(Y9,Y9+2);PN$(P3(FF(C)),P3(FF(C))+2);CO$(C+C+1,C+C+2):GOTO 674
 #
 # ------------------------------------------------------------ the screen
 #
@@ -361,7 +373,7 @@
 6000 REM NEW GAME WITH SEED SE, THE WHOLE SCREEN DRAWN (THE FIRST GAME, AFTER THE OPTIONS)
 6010 GOSUB 6100:GOSUB 5000:GOTO 200
 6100 REM SHUFFLE AND LAY OUT DEAL SE; IN KEYBOARD PLAY EVERY STEP IS SHOWN (DI=1)
-6110 TRAP 9000:DI=1:PF=0:WF=0:WD=0:GOSUB 4:GOSUB 650:RETURN
+6110 TRAP 9000:DI=0:PF=0:WF=0:WD=0:GOSUB 4:GOSUB 650:DI=1:RETURN
 6400 REM SOURCE PLACE OF KEY KY: 1-8 TABLEAU, 0 DISCARD, QWER KING PILES
 6410 SR=-1:IF KY>48 AND KY<=48+TS THEN SR=KY-47
 6420 IF KY=48 THEN SR=1
@@ -415,7 +427,7 @@
 # for undo (US). Then the transcript is written by laying out the deal again and
 # replaying the steps kept, one by one (70): the very game that was timed.
 7120 GOSUB 283:T0=TJ:GOSUB 4:GOSUB 283:T1=TJ:GOSUB 650:GOSUB 283:T2=TJ:GOSUB 7400
-7130 GOSUB 283:T4=TJ:GOSUB 500:GOSUB 283:T3=TJ:U9=SN:LG=1:RP=1:GOSUB 650:U=0:GOSUB 270:LG=0:RP=0
+7130 GOSUB 283:T4=TJ:GOSUB 500:GOSUB 283:T3=TJ:U9=SN:LG=1:DI=2:RP=1:GOSUB 650:U=0:GOSUB 270:LG=0:DI=0:RP=0
 7140 PRINT #1;"RESULT ";RS$(1+4*(FC<N),4+4*(FC<N));" ";FC;" MOVES ";NM
 7150 PRINT #1;"JIFFIES SHUFFLE ";T1-T0:PRINT #1;"JIFFIES DEAL ";T2-T0
 7160 PRINT #1;"JIFFIES PLAY ";T3-T4:PRINT #1;"JIFFIES GAME ";T2-T0+T3-T4:CLOSE #1:RETURN
@@ -436,10 +448,13 @@
 8000 REM NEW DEAL: ASK FOR A DEAL NUMBER, RETURN FOR A RANDOM ONE
 8010 POSITION 0,18:PRINT "DEAL NUMBER 1-2147483646":PRINT "(RETURN: RANDOM)";
 8020 POKE 752,0:TRAP 8000:INPUT L$:POKE 752,1:TRAP 9000
-8030 IF L$="" THEN SE=INT(RND(0)*(2147483640+6))+1:GOTO 78
+8030 IF L$="" THEN Z=INT(RND(0)*(2147483640+6))+1:GOTO 8055
 8040 TRAP 8000:Z=VAL(L$):TRAP 9000
 8050 IF Z<>INT(Z) OR Z<1 OR Z>2147483640+6 THEN 8000
-8055 SE=Z:GOTO 78
+# The foundations shown empty before the lay-out (78) shows what goes up: the Ace piles'
+# column, then the King piles' (the cursor taken down two lines and back two columns
+# between places: one PRINT a column, a shorter program than a POSITION a place).
+8055 SE=Z:POSITION 3,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";:POSITION 30,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";:GOTO 78
 8200 REM OPTIONS: DECK SIZE AND CARD STYLE, THEN A NEW GAME OF THE SAME DEAL
 8210 PRINT CHR$(125):POSITION 0,2:PRINT TL$:POSITION 0,5:PRINT "OPTIONS"
 8220 POSITION 0,7:PRINT "D  DECK SIZE  ";N;" CARDS "
@@ -470,7 +485,9 @@
 10070 PL$="S W T1T2T3T4T5T6T7T8ASAHACADKSKHKCKD":KQ$="QWER":SC$="SHCD":FM$="M F "
 10075 PN$="S  W  T1 T2 T3 T4 T5 T6 T7 T8 AS AH AC AD KS KH KC KD "
 10080 RS$="WON LOST":BL$=" ":BL$(40)=" ":BL$(2)=BL$
-10085 GOSUB 1:PK(0)=1:PK(1)=2
+# The discard pile's W(0) is always -1; the King piles start empty (KT=-1; from then on
+# 82 empties them at every deal, KN too).
+10085 GOSUB 1:PK(0)=1:PK(1)=2:W(0)=-1:KT(0)=-1:KT(1)=-1:KT(2)=-1:KT(3)=-1
 10087 REM NO BREAK KEY (POKMSK/IRQEN), A TITLE WHILE THE TABLES ARE MADE
 10090 N=52:SY=0:GW=0:GP=0:SE=1:LG=0:DI=0:RP=0:POKE 16,64:POKE 53774,64
 10095 PRINT CHR$(125):PRINT TL$:PRINT "PLEASE WAIT"
@@ -490,7 +507,7 @@
 # RL$ the ranks of the deck in the transcript's letters, DL$ as shown (Spanish: 1 X S C
 # R for A T J Q K), IL$ the same in inverse video (red suits); per suit RD is 1 for red
 # and A$ the suit's character as shown. TM is 1 in test mode.
-11010 NR=N/4:NR1=NR-1:TS=2*INT((N-16)/8):KT(0)=-1:KT(1)=-1:KT(2)=-1:KT(3)=-1:RESTORE 11900
+11010 NR=N/4:NR1=NR-1:TS=2*INT((N-16)/8):D(N+1)=-1:RESTORE 11900
 11020 READ I,RL$,L$:IF I<>N THEN 11020
 11030 DL$=RL$:IF SY THEN DL$=L$
 11040 FOR I=1 TO NR:IL$(I)=CHR$(ASC(DL$(I))+128):NEXT I:C=0:J=1
