@@ -358,8 +358,10 @@ _REVC_PIECES = st.sampled_from(
 @given(st.lists(st.lists(_REVC_PIECES, min_size=1, max_size=8), min_size=1, max_size=6))
 def test_tokenize_list_round_trips_on_revc_constructs(rows: list[list[str]]) -> None:
     """Any program the tokenizer makes lists back to itself (with ``keep_errors``, the
-    rejected lines too, as ERROR- lines), except a negative zero constant, which LIST
-    prints as ``-0E-<8`` (genuine BASIC cannot read it back)."""
+    rejected lines too, as ERROR- lines), except two cases genuine BASIC cannot read
+    back either: a negative zero constant, which LIST prints as ``-0E-<8``, and a line
+    holding an end-of-line token inside it, which LIST breaks in two
+    (:func:`test_a_line_with_an_inner_end_token_lists_as_genuine_basic_does`)."""
     listing = "".join(f"{10 * (n + 1)} " + "".join(row) + "\n" for n, row in enumerate(rows))
     try:
         program = tokenize(listing, keep_errors=True)
@@ -368,7 +370,27 @@ def test_tokenize_list_round_trips_on_revc_constructs(rows: list[list[str]]) -> 
     listed = _listing(program)
     if "-0E-<8" in listed:
         return
+    if any(not line[:1].isdigit() for line in listed.splitlines()):
+        return  # a line LIST broke in two, as genuine LIST does
     assert tokenize(listed, keep_errors=True) == program
+
+
+def test_a_line_with_an_inner_end_token_lists_as_genuine_basic_does() -> None:
+    """Inverse ``PRINT``, ESC, inverse ``PRINT``: rev. C stores two PRINT statements each
+    ended by the end-of-line token, and its LIST prints an EOL after the first, so the
+    listing cannot be ENTERed back. Both files below were written by genuine BASIC rev. C
+    on the XL OS rev. 2 (ENTER, SAVE, LIST in atari800, 2026-12-01)."""
+    entered = b"10 " + bytes(c | 0x80 for c in b"PRINT") + b"\x1b"
+    entered += bytes(c | 0x80 for c in b"PRINT") + b"\x9b"
+    genuine_save = bytes.fromhex(
+        "000000010001010101010a011a01000a000906201609201600801010190f0848313a582e42415316"
+    )
+    genuine_list = b"10 PRINT \x9bPRINT \x9b"
+    program = tokenize(
+        entered, encoding=Encoding.ATASCII, keep_errors=True, save_command='SAVE "H1:X.BAS"'
+    )
+    assert program == genuine_save
+    assert list_program(program, encoding=Encoding.ATASCII) == genuine_list
 
 
 # --------------------------------------------------------------------- SAVE format
