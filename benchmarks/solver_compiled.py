@@ -28,20 +28,10 @@ from collections.abc import Sequence
 
 from machfsol.engine.cards import Card
 from machfsol.engine.deal import deal
-from machfsol.odds.solver import PLAIN, Reductions, Solution, Verdict, search
+from machfsol.odds.solver import EACH_REDUCTION, PLAIN, Reductions, Solution, Verdict, search
 
 #: Every reduction alone, then all of them (symmetry needs Kings that stay).
-CONFIGS: dict[str, Reductions] = {
-    "plain": PLAIN,
-    "draw_first": Reductions.only("draw_first"),
-    "safe_moves": Reductions.only("safe_moves"),
-    "kings_stay": Reductions.only("kings_stay"),
-    "symmetry": Reductions.only("kings_stay", "symmetry"),
-    "dead_ends": Reductions.only("dead_ends"),
-    "iterative": Reductions.only("iterative"),
-    "endgame": Reductions.only("endgame"),
-    "all": Reductions(),
-}
+CONFIGS: dict[str, Reductions] = {"plain": PLAIN, **EACH_REDUCTION}
 
 
 def _timed(

@@ -32,21 +32,12 @@ from machfsol.engine.autoplay import play, policy_move
 from machfsol.engine.cards import Card
 from machfsol.engine.deal import deal
 from machfsol.engine.rules import Position, variant
-from machfsol.odds.solver import Reductions, Verdict, search
+from machfsol.odds.solver import EACH_REDUCTION, Reductions, Verdict, search
 
 NO = Reductions.none()
 
 #: Variant 2's configurations, by name: none, each reduction alone, all.
-V2_CONFIGS: dict[str, Reductions | None] = {
-    "plain": None,
-    "draw first": Reductions(True, False, False, False, False, False),
-    "safe moves": Reductions(False, True, False, False, False, False),
-    "kings stay": Reductions(False, False, True, False, False, False),
-    "kings stay + symmetry": Reductions(False, False, True, True, False, False),
-    "dead ends": Reductions(False, False, False, False, True, False),
-    "iterative bounds": Reductions(False, False, False, False, False, True),
-    "all": Reductions(),
-}
+V2_CONFIGS: dict[str, Reductions | None] = {"plain": None, **EACH_REDUCTION}
 
 
 def _run(

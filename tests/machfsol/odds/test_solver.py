@@ -19,6 +19,7 @@ from machfsol.engine.rules import Position, variant
 from machfsol.engine.transcript import Player
 from machfsol.odds import solver
 from machfsol.odds.solver import (
+    EACH_REDUCTION,
     PLAIN,
     CompiledSearchMissing,
     Reductions,
@@ -103,16 +104,7 @@ def test_reduced_search_agrees_with_plain_search(number: int, size: int) -> None
 
 
 #: Each variant-2 reduction alone, then all of them: each must agree with the plain search.
-ONE_BY_ONE = {
-    "draw_first": Reductions.only("draw_first"),
-    "safe_moves": Reductions.only("safe_moves"),
-    "kings_stay": Reductions.only("kings_stay"),
-    "symmetry": Reductions.only("kings_stay", "symmetry"),
-    "dead_ends": Reductions.only("dead_ends"),
-    "iterative": Reductions.only("iterative"),
-    "endgame": Reductions.only("endgame"),
-    "all": Reductions(),
-}
+ONE_BY_ONE = EACH_REDUCTION
 
 
 @pytest.mark.parametrize("which", list(ONE_BY_ONE))

@@ -563,6 +563,13 @@ class Reductions:
 PLAIN = Reductions.none()
 ALL_REDUCTIONS = Reductions()
 
+#: Each reduction alone (the symmetry with the Kings staying, which it needs), then all of
+#: them: the searches the tests and the benchmarks hold to the plain search one by one.
+EACH_REDUCTION: dict[str, Reductions] = {
+    field.name: Reductions.only(*(("kings_stay",) if field.name == "symmetry" else ()), field.name)
+    for field in fields(Reductions)
+} | {"all": ALL_REDUCTIONS}
+
 #: States searched in the first round of the iterative search (then twice as many).
 FIRST_ROUND = 1_000
 
