@@ -4,6 +4,7 @@ reduced searches and the plain move-by-move search, never weaker than autoplay."
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from machfsol.engine.autoplay import greedy_move, greedy_raw_move, play, policy_move
+from machfsol.engine.cards import Card
 from machfsol.engine.checker import CheckError, check_bytes
 from machfsol.engine.deal import deal, parse_order
 from machfsol.engine.rules import Position, variant
@@ -125,14 +127,18 @@ def test_the_compiled_search_is_the_python_search(which: str, size: int, seeds: 
     """Same verdict, same states counted, same winning line: the same search."""
     reductions = PLAIN if which == "plain" else ONE_BY_ONE[which]
     for seed in seeds:
-        order = deal(seed, size)
-        python = search(order, 2, 10**6, reductions=reductions, compiled=False)
-        compiled = search(order, 2, 10**6, reductions=reductions, compiled=True)
-        assert (compiled.verdict, compiled.nodes, compiled.moves) == (
-            python.verdict,
-            python.nodes,
-            python.moves,
-        ), seed
+        _assert_same_search(deal(seed, size), 2, seed, reductions=reductions)
+
+
+def _assert_same_search(order: Sequence[Card], number: int, seed: int, **how: Any) -> None:
+    """The compiled and the Python search of one deal: same verdict, states and line."""
+    python = search(order, number, 10**6, compiled=False, **how)
+    compiled = search(order, number, 10**6, compiled=True, **how)
+    assert (compiled.verdict, compiled.nodes, compiled.moves) == (
+        python.verdict,
+        python.nodes,
+        python.moves,
+    ), seed
 
 
 def test_the_compiled_search_stops_at_the_node_limit_as_python_does() -> None:
@@ -147,14 +153,7 @@ def test_the_compiled_search_stops_at_the_node_limit_as_python_does() -> None:
 
 def test_the_compiled_search_in_variant_1_is_the_plain_python_search() -> None:
     for seed in range(1, 31):
-        order = deal(seed, 28)
-        python = search(order, 1, 10**6, plain=True, compiled=False)
-        compiled = search(order, 1, 10**6, plain=True, compiled=True)
-        assert (compiled.verdict, compiled.nodes, compiled.moves) == (
-            python.verdict,
-            python.nodes,
-            python.moves,
-        )
+        _assert_same_search(deal(seed, 28), 1, seed, plain=True)
 
 
 def test_a_missing_compiled_search_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
