@@ -232,7 +232,7 @@ def test_the_sdist_holds_the_tests_docs_and_sources(installed: Installed) -> Non
         copy = archive.extractfile(packaged)
         assert copy is not None
         assert copy.read() == (REPOSITORY / "basic_src" / "machfsol.bas").read_bytes()
-    assert {"README.md", "pyproject.toml", "tools/a8/cli.py"} <= set(members)
+    assert {"README.md", "LICENSE", "pyproject.toml", "tools/a8/cli.py"} <= set(members)
 
 
 @pytest.mark.slow
@@ -247,6 +247,13 @@ def test_the_wheel_holds_every_data_file(installed: Installed) -> None:
     assert {"a8/py.typed", "machfsol/py.typed", "a8/__main__.py"} <= wanted | names
     assert wanted - names == set()
     assert not any(name.startswith("tests/") for name in names)
+    # PEP 639: the licence text travels with the wheel, named in its metadata.
+    licences = [name for name in names if name.endswith(".dist-info/licenses/LICENSE")]
+    assert licences, sorted(names)
+    assert (
+        zipfile.Path(installed.wheel, licences[0]).read_text()
+        == (REPOSITORY / "LICENSE").read_text()
+    )
 
 
 @pytest.mark.slow
