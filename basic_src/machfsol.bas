@@ -34,14 +34,20 @@
 # by walking the lines from the start, like GOTO: at line 11000 each NEXT would walk the
 # whole program (on genuine BASIC rev. C that walk costs about 2 frames).
 #
-# Line 1 (once): the tables that never change: per place its name's start P3 in PN$ and
-# its kind PK. Lines 2-3 (per suit S of the deck size's tables, line 11050): its cards
-# C.. of ranks 0..NR1, their characters in CD$ from J.
+# Lines 1-3 (from 11080): the card tables of the deck size, suit by suit (S), its cards
+# C=J..J+NR1 of ranks 0..NR1 (RK(C)=C-J). A card's two characters in CD$ (2C+1, 2C+2):
+# the suit's ranks come at once from DL$ (line 9: from 1 as shown, from 27 in inverse
+# video for a red suit, RD=1, every second character), then each card's suit character
+# from SN$. (Atari BASIC: a string assigned from position K ends at K+its length; what
+# lay beyond stays in memory, so the ranks copied are there when the next suit character
+# is put after them.) The Aces and Kings are set apart at 11090.
 0 GOTO 10000:REM MACHFSOL - TWO SOLITAIRES
-1 FOR I=0 TO 17:P3(I)=3*I+1:PK(I)=3+(I>9)+(I>13):NEXT I:RETURN
-2 FOR I=0 TO NR1:SU(C)=S:RK(C)=I:FF(C)=0:PT(C)=-1:WT(C)=0:CD$(J)=L$(I+1,I+1):CD$(J+1)=A$
-#V1 3 FA(C)=C+1:FB(C)=52:TA(C)=C-1:TB(C)=53:C=C+1:J=J+2:NEXT I:RETURN
-#V2 3 FA(C)=RK(C)+1+NR*(1-RD):FB(C)=FA(C)+NR+NR:TA(C)=FA(C)-2:TB(C)=FB(C)-2:C=C+1:J=J+2:NEXT I:RETURN
+#V1 1 FOR S=0 TO 3:RD=(S=1 OR S=3):A$=SN$(S+1):J=S*NR:CD$(J+J+1)=DL$(RD*26+1,RD*26+NR+NR)
+#V2 1 FOR S=0 TO 3:RD=(S=1 OR S=3):A$=SN$(S+1):J=S*NR:CD$(J+J+1)=DL$(RD*26+1,RD*26+NR+NR):X=1+NR*(1-RD)-J
+#V1 2 FOR C=J TO J+NR1:SU(C)=S:RK(C)=C-J:FF(C)=0:PT(C)=-1:WT(C)=0:CD$(C+C+2)=A$
+#V1 3 FA(C)=C+1:FB(C)=52:TA(C)=C-1:TB(C)=53:NEXT C:NEXT S:RETURN
+#V2 2 Y=X+NR+NR:Q=X-2:G=Y-2:FOR C=J TO J+NR1:SU(C)=S:RK(C)=C-J:FF(C)=0:PT(C)=-1:WT(C)=0:CD$(C+C+2)=A$
+#V2 3 FA(C)=C+X:FB(C)=C+Y:TA(C)=C+Q:TB(C)=C+G:NEXT C:NEXT S:RETURN
 #
 # ------------------------------------------------------------ the shuffle (first: fastest)
 #
@@ -62,6 +68,10 @@
 6 IF L>65535 THEN H=H+1:L=L-65536
 7 X=USR(ADR("{CODE shuffle.s finder}"))
 8 X=USR(ADR("{CODE shuffle.s routine}"),N,H,L,X):RETURN
+#
+# Line 9 (from 11080): DL$, the deck's ranks as shown (L$), each followed by a place for
+# the suit, and from 27 the same in inverse video; then the suits (1-3, which return).
+9 FOR I=1 TO NR:DL$(I+I-1)=L$(I,I):DL$(I+I+25)=CHR$(ASC(L$(I))+128):NEXT I:DL$(52)=" ":GOTO 1
 #
 # ------------------------------------------------------------ moving cards
 #
@@ -351,29 +361,29 @@
 # ------------------------------------------------------------ the screen
 #
 5000 REM DRAW THE WHOLE TABLE (THE FIRST GAME, AFTER THE OPTIONS): FRAME, LABELS, EVERY PLACE
-5010 GRAPHICS 0:POKE 82,0:POKE 752,1:POKE 16,64:POKE 53774,64:M7=0:M8=0
-5015 PX(0)=6:PY(0)=15:PX(1)=22:PY(1)=15:H=TS/2:CE$="--":CE$(3)=CD$:CE$(107)="--"
+5010 GRAPHICS 0:POKE 559,0:POKE 82,0:POKE 752,1:POKE 16,64:POKE 53774,64:M7=0:M8=0
+5015 CE$="--":CE$(3)=CD$:CE$(107)="--"
 5020 POSITION 0,0:PRINT TL$
 5030 GOSUB 80:POSITION 0,3:PRINT "ACES      TABLEAU            KINGS"
-5040 FOR S=0 TO 3:Y=5+2*S:PX(10+S)=3:PY(10+S)=Y:PX(14+S)=30:PY(14+S)=Y:POSITION 33,Y:PRINT KQ$(S+1,S+1);:NEXT S
-5045 IF TS=0 THEN 5050
-5047 FOR I=0 TO TS-1:Y=5+2*(I-INT(I/H)*H):X=10+10*INT(I/H):POSITION X,Y:PRINT I+1;:PX(I+2)=X+2:PY(I+2)=Y:NEXT I
-5050 FOR S=0 TO 3:POSITION 0,5+2*S:C=S*NR:GOSUB 5330:POSITION 10*S,13:GOSUB 5330
-5055 PRINT SL$(8*S+1,8*S+8);:NEXT S
+# The labels a column at a time, the cursor taken down two lines and back one column
+# between them (no loop: a NEXT here walks the program from its start): the King piles'
+# keys, the suits, the tableau's keys (TN$: 1-H, then H+1-TS), the suits' names.
+5040 POSITION 33,5:PRINT "Q{$1D}{$1D}{$1E}W{$1D}{$1D}{$1E}E{$1D}{$1D}{$1E}R";
+5042 POSITION 0,5:PRINT SN$(1,1);"{$1D}{$1D}{$1E}";SN$(2,2);"{$1D}{$1D}{$1E}";SN$(3,3);"{$1D}{$1D}{$1E}";SN$(4,4);
+5045 IF TS THEN POSITION 10,5:PRINT TN$(1,TS+TS-3);:POSITION 20,5:PRINT TN$(TS+TS+1,4*TS-3);
+5050 POSITION 0,13:PRINT SN$(1,1);SL$(1,8);" ";SN$(2,2);SL$(9,16);" ";
+5052 PRINT SN$(3,3);SL$(17,24);" ";SN$(4,4);SL$(25,32);
 5057 IF SY THEN POSITION 0,2:PRINT "1-9, X=10, S=SOTA, C=CABALLO, R=REY";
-5060 POSITION 0,15:PRINT "STOCK";:POSITION 12,15:PRINT "0 DISCARD";
-5070 POSITION 0,20:PRINT "PICK 1-";TS;" 0 QWER, THEN A OR QWER"
-5080 POSITION 0,21:PRINT "SPACE DRAW  H HINT  P PLAY ALL  U UNDO"
-5090 POSITION 0,22:PRINT "N NEW DEAL  O OPTIONS";:GOTO 74
-5330 REM PRINT THE SUIT OF CARD C AT THE CURSOR
-5335 PRINT CD$(C+C+2,C+C+2);:RETURN
+5060 POSITION 0,15:PRINT "STOCK       0 DISCARD";
+5070 POSITION 0,20:PRINT "PICK 1-";TS;" 0 QWER, THEN A OR QWER":PRINT "SPACE DRAW  H HINT  P PLAY ALL  U UNDO"
+5090 PRINT "N NEW DEAL  O OPTIONS";:GOTO 74
 #
 # ------------------------------------------------------------ keyboard play
 #
 6000 REM NEW GAME WITH SEED SE, THE WHOLE SCREEN DRAWN (THE FIRST GAME, AFTER THE OPTIONS)
-6010 GOSUB 6100:GOSUB 5000:GOTO 200
-6100 REM SHUFFLE AND LAY OUT DEAL SE; IN KEYBOARD PLAY EVERY STEP IS SHOWN (DI=1)
-6110 TRAP 9000:DI=0:PF=0:WF=0:WD=0:GOSUB 4:GOSUB 650:DI=1:RETURN
+# Shuffle and lay out deal SE (DI=0: nothing shown), draw the table with the screen off,
+# then show it; in keyboard play every step is shown from then on (DI=1).
+6010 TRAP 9000:DI=0:PF=0:WF=0:WD=0:GOSUB 4:GOSUB 650:DI=1:GOSUB 5000:POKE 559,34:GOTO 200
 6400 REM SOURCE PLACE OF KEY KY: 1-8 TABLEAU, 0 DISCARD, QWER KING PILES
 6410 SR=-1:IF KY>48 AND KY<=48+TS THEN SR=KY-47
 6420 IF KY=48 THEN SR=1
@@ -465,62 +475,78 @@
 8270 IF KY=68 THEN N=N-4:IF N<20 THEN N=52
 8280 IF KY=83 THEN SY=1-SY
 8290 IF KY<>155 THEN 8220
-8300 POSITION 0,14:PRINT "PLEASE WAIT":GOSUB 10500:GOSUB 11000:GOTO 6000
+8300 POSITION 0,14:PRINT "PLEASE WAIT":GOSUB 10500:GOTO 6000
 #
 # ------------------------------------------------------------ errors
 #
 9000 REM ANY ERROR (E.G. I/O): SAY SO AND GO ON PLAYING
-9010 TRAP 9000:LN$="ERROR ":LN$(7)=STR$(PEEK(195)):GOSUB 295:PRINT CHR$(253);
+9010 TRAP 9000:POKE 559,34:LN$="ERROR ":LN$(7)=STR$(PEEK(195)):GOSUB 295:PRINT CHR$(253);
 9020 CLOSE #2:OPEN #2,4,0,"K:":GOTO 201
 #
 # ------------------------------------------------------------ set-up
 #
 10000 REM SET-UP: ARRAYS, CONSTANTS, TABLES; THEN TEST MODE OR PLAY
+# The screen is off (ANTIC's DMA, SDMCTL 559) from here until the first table is drawn
+# (6010): GRAPHICS 0's display takes about a third of the CPU from BASIC on the real
+# machine. It comes back (34, the OS's value) before the test mode (10120), after any
+# error of the set-up (10190) or the game (9010), and with RESET (the OS opens the
+# screen again). No BREAK key from here on (POKMSK 16 and IRQEN 53774).
+10005 POKE 559,0:POKE 16,64:POKE 53774,64:TRAP 10190
 #V1 10010 V=1:DIM TL$(38):TL$="MACHFSOL 1: KINGS DOWN BY SUIT"
 #V2 10010 V=2:DIM TL$(38):TL$="MACHFSOL 2: KINGS DOWN ALTERNATING"
 10020 DIM D(53),W(52),T(7),AN(3),KN(3),KP(3,12),KT(3),PT(52),SU(51),RK(51),FF(51)
 10030 DIM FA(51),FB(51),TA(51),TB(51),WT(53),PK(17),P3(17),PX(17),PY(17),US(208)
-10040 DIM CD$(104),CO$(104),PL$(36),L$(40),RL$(13),SN$(4),SL$(32),LN$(40),BL$(40),DL$(13),IL$(13)
-10045 DIM KQ$(4),F$(20),SC$(4),FM$(4),RS$(8),PN$(54),A$(1),KB$(8),CE$(108)
-10070 PL$="S W T1T2T3T4T5T6T7T8ASAHACADKSKHKCKD":KQ$="QWER":SC$="SHCD":FM$="M F "
+10040 DIM CD$(104),CO$(104),PL$(36),L$(40),RL$(13),SN$(4),SL$(32),LN$(40),BL$(40),DL$(52)
+10045 DIM TN$(29),F$(20),SC$(4),FM$(4),RS$(8),PN$(54),A$(1),KB$(8),CE$(108)
+10070 PL$="S W T1T2T3T4T5T6T7T8ASAHACADKSKHKCKD":SC$="SHCD":FM$="M F "
+# TN$: the tableau's keys, each followed by the cursor taken down two lines and back one.
+10072 TN$="1{$1D}{$1D}{$1E}2{$1D}{$1D}{$1E}3{$1D}{$1D}{$1E}4{$1D}{$1D}{$1E}5{$1D}{$1D}{$1E}6{$1D}{$1D}{$1E}7{$1D}{$1D}{$1E}8"
 10075 PN$="S  W  T1 T2 T3 T4 T5 T6 T7 T8 AS AH AC AD KS KH KC KD "
 10080 RS$="WON LOST":BL$=" ":BL$(40)=" ":BL$(2)=BL$
 # The discard pile's W(0) is always -1; the King piles start empty (KT=-1; from then on
 # 82 empties them at every deal, KN too).
-10085 GOSUB 1:PK(0)=1:PK(1)=2:W(0)=-1:KT(0)=-1:KT(1)=-1:KT(2)=-1:KT(3)=-1
-10087 REM NO BREAK KEY (POKMSK/IRQEN), A TITLE WHILE THE TABLES ARE MADE
-10090 N=52:SY=0:GW=0:GP=0:SE=1:LG=0:DI=0:RP=0:POKE 16,64:POKE 53774,64
-10095 PRINT CHR$(125):PRINT TL$:PRINT "PLEASE WAIT"
-10100 GOSUB 10500:GOSUB 11000
+# Where the stock and the discard pile are on the screen (PX, PY) and their kinds (PK);
+# the other places' at 11090.
+10085 PK(0)=1:PK(1)=2:PX(0)=6:PY(0)=15:PX(1)=22:PY(1)=15:W(0)=-1:KT(0)=-1:KT(1)=-1:KT(2)=-1:KT(3)=-1
+10090 N=52:SY=0:GW=0:GP=0:SE=1:LG=0:DI=0:RP=0
+10100 GOSUB 10500
 10110 REM TEST MODE IF THE HARNESS GAVE A CONFIGURATION ON H1:
-10120 TRAP 10130:OPEN #3,4,0,"H1:MFTEST.CFG":TRAP 40000:TM=1:GOSUB 11150:GOTO 7000
+10120 TRAP 10130:OPEN #3,4,0,"H1:MFTEST.CFG":TRAP 40000:TM=1:POKE 559,34:GOSUB 11150:GOTO 7000
 10130 CLOSE #3:OPEN #2,4,0,"K:":GOTO 6000
-10500 REM SUIT CHARACTERS: ATARI SPADE HEART CLUB DIAMOND, OR SPANISH INITIALS
-10510 SN$="{":SN$(2)=CHR$(0):SN$(3)=CHR$(16):SN$(4)="`":IF SY THEN SN$="ecbo"
+10190 REM AN ERROR IN THE SET-UP: THE SCREEN BACK ON, THE ERROR AND ITS LINE SHOWN
+10195 POKE 559,34:PRINT "ERROR ";PEEK(195);" AT LINE ";PEEK(186)+256*PEEK(187):END
+10500 REM SUIT CHARACTERS: ATARI SPADE HEART CLUB DIAMOND, OR SPANISH INITIALS; THEN THE TABLES (11000)
+# Red suits (hearts and diamonds, copas and oros) in inverse video.
+10510 SN$="{":SN$(2)=CHR$(128):SN$(3)=CHR$(16):SN$(4)=CHR$(224)
+10515 IF SY THEN SN$="e":SN$(2)=CHR$(227):SN$(3)="b":SN$(4)=CHR$(239)
 10520 SL$="SPADES  HEARTS  CLUBS   DIAMONDS"
 10530 IF SY THEN SL$="ESPADAS COPAS   BASTOS  OROS    "
-10540 RETURN
 11000 REM TABLES FOR DECK SIZE N AND STYLE SY (0 FRENCH, 1 SPANISH)
-# This runs before the first table is shown, and genuine BASIC rev. C takes about 6 ms a
-# statement: the tables are built suit by suit, rank by rank (no division, no test per
-# card), by the loop at lines 2-3, and the transcript's card names CO$ only in test mode.
-# RL$ the ranks of the deck in the transcript's letters, DL$ as shown (Spanish: 1 X S C
-# R for A T J Q K), IL$ the same in inverse video (red suits); per suit RD is 1 for red
-# and A$ the suit's character as shown. TM is 1 in test mode.
-11010 NR=N/4:NR1=NR-1:TS=2*INT((N-16)/8):D(N+1)=-1:RESTORE 11900
+# This runs before the first table is shown, and genuine BASIC rev. C takes about 4 ms a
+# statement with the screen off (6 with it on): the tables are built suit by suit, rank
+# by rank (no division, no test per card), by the loops at lines 1-3 and 9, where their
+# NEXTs are quick, and the transcript's card names CO$ only in test mode. RL$ the ranks
+# of the deck in the transcript's letters, L$ as shown (Spanish: 1 X S C R for A T J Q
+# K); TS the tableau's size, H its rows on the screen. TM is 1 in test mode.
+11010 NR=N/4:NR1=NR-1:TS=2*INT((N-16)/8):H=TS/2:D(N+1)=-1:RESTORE 11900
 11020 READ I,RL$,L$:IF I<>N THEN 11020
-11030 DL$=RL$:IF SY THEN DL$=L$
-11040 FOR I=1 TO NR:IL$(I)=CHR$(ASC(DL$(I))+128):NEXT I:C=0:J=1
-11050 FOR S=0 TO 3:RD=(S=1 OR S=3):A$=SN$(S+1,S+1):L$=DL$:AN(S)=0
-11060 IF RD THEN A$=CHR$(ASC(A$)+128):L$=IL$
+11030 IF SY=0 THEN L$=RL$
 11070 REM FA/FB: THE CARDS C MAY GO ON IN A KING PILE, TA/TB: THE CARDS THAT GO ON C
-11080 GOSUB 2
-11110 REM THE ACE GOES TO ITS ACE PILE, THE KING TO ITS KING PILE; NOTHING GOES ON AN ACE
-11120 C=C-NR:FF(C)=10+S:TA(C)=53:TB(C)=53:C=C+NR1:FF(C)=14+S:FA(C)=52:FB(C)=52:C=C+1:NEXT S
+11080 GOSUB 9
+# One loop over the four suits and the four rows of the screen (a NEXT here walks the
+# program from its start): suit I's Ace goes to its Ace pile and nothing goes on it, its
+# King goes to its King pile and goes on nothing; row I's places: the tableau's (H rows of
+# two columns; the rows from the last, so that a row past H, whose places are not the
+# deck's, is written over by the right ones), the kinds PK of the places 2-17, and the
+# foundations'.
+11090 FOR I=3 TO 0 STEP -1:J=I*NR:FF(J)=10+I:TA(J)=53:TB(J)=53:K=J+NR1:FF(K)=14+I:FA(K)=52:FB(K)=52
+11092 Y=5+I+I:PX(I+2)=12:PY(I+2)=Y:PX(I+H+2)=22:PY(I+H+2)=Y:PK(I+2)=3:PK(I+6)=3:PK(I+10)=4:PK(I+14)=5
+11094 PX(I+10)=3:PY(I+10)=Y:PX(I+14)=30:PY(I+14)=Y:NEXT I
 11130 REM THE OTHER CARD NUMBERS: 52 (AN EMPTY SPACE, OR NONE) AND 53 TOO
 11140 FOR C=N TO 52:PT(C)=-1:WT(C)=0:NEXT C:WT(53)=0:IF TM=0 THEN RETURN
 11150 REM THE TRANSCRIPT'S CARD NAMES (TEST MODE ONLY): RANK LETTER, SUIT LETTER
-11160 FOR C=0 TO N-1:CO$(C+C+1)=RL$(RK(C)+1,RK(C)+1):CO$(C+C+2)=SC$(SU(C)+1,SU(C)+1):NEXT C:RETURN
+11160 FOR C=0 TO N-1:CO$(C+C+1)=RL$(RK(C)+1,RK(C)+1):CO$(C+C+2)=SC$(SU(C)+1,SU(C)+1):NEXT C
+11170 FOR I=0 TO 17:P3(I)=3*I+1:NEXT I:RETURN
 11900 DATA 52,A23456789TJQK,123456789XSCR,48,A23456789JQK,123456789SCR
 11910 DATA 44,A2345678JQK,12345678SCR,40,A234567JQK,1234567SCR,36,A6789TJQK,16789XSCR
 11920 DATA 32,A789TJQK,1789XSCR,28,A89TJQK,189XSCR,24,A9TJQK,19XSCR,20,ATJQK,1XSCR

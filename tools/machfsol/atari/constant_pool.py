@@ -13,7 +13,8 @@ and the lists of ON ... GOTO/GOSUB), numbers inside strings, DATA and REM, numbe
 a decimal point or exponent, and numbers written as part of a name (``NR1``). The
 source's style is assumed: keywords spelled out (no ``G.`` abbreviations), which
 :mod:`machfsol.atari.basic_game` already relies on for its jump checks. A line that
-would grow past what the Atari's editor takes (114 characters) keeps its numbers.
+would grow past what the Atari's editor takes (114 characters, counted as the Atari
+shows them: ``{$1D}`` or ``{DELLINE}`` is one) keeps its numbers.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from a8.basic import tokenize
+from a8.basic.atascii import from_text
 from a8.basic.program import Program
 from machfsol.errors import MachfsolError
 
@@ -69,7 +71,7 @@ def pool_constants(listing: str) -> str:
     chosen = chosen[: max(0, min(MAX_NUMBERS, room))]
     first_number, first_pieces = lines[0]
     first_text = "".join(text for text, _ in first_pieces)
-    while chosen and len(_first_line(first_number, chosen, first_text)) > MAX_LINE_LENGTH:
+    while chosen and _length(_first_line(first_number, chosen, first_text)) > MAX_LINE_LENGTH:
         chosen.pop()
     for number in chosen:
         if f"{PREFIX}{number}" in names:
@@ -83,12 +85,17 @@ def pool_constants(listing: str) -> str:
     for line_number, pieces in lines:
         pooled = "".join(_NUMBER.sub(name_of, part) if ok else part for part, ok in pieces)
         line = f"{line_number} {pooled}"
-        if len(line) > MAX_LINE_LENGTH:  # Z1 is longer than 1: keep the line editable
+        if _length(line) > MAX_LINE_LENGTH:  # Z1 is longer than 1: keep the line editable
             line = f"{line_number} {''.join(part for part, _ in pieces)}"
         out.append(line)
     if chosen:
         out[0] = _first_line(first_number, chosen, out[0].split(" ", 1)[1])
     return "".join(f"{line}\n" for line in out)
+
+
+def _length(line: str) -> int:
+    """The line's length on the Atari's screen: a spelled code (``{$1D}``) is one character."""
+    return len(from_text(line))
 
 
 def _first_line(number: str, chosen: list[int], text: str) -> str:
