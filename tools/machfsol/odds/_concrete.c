@@ -44,6 +44,7 @@ enum {
     DEAD_ENDS = 16,
     ITERATIVE = 32,
     ENDGAME = 64,
+    TWINS = 128,
 };
 
 enum { WON = 1, LOST = 0, STOPPED = -1, FAILED = -2 };
@@ -277,7 +278,44 @@ static int dead_end(const Search *s, int top, uint64_t tab, uint32_t ace, uint64
         king_block[c] = block;
         host_block[c] = level[c] < block ? level[c] : block;
     }
+    if (s->flags & TWINS) {
+        /* Twin hosts compete for their own two hosts: both can be King-pile tops only
+         * once both their hosts can be (solver.py's _dead_end). Higher ranks first,
+         * since a pair's hosts are the pair of the rank above. */
+        for (int j = 0; j < s->n_down; j++) {
+            int c = s->downwards[j], c2 = c + 2 * r;
+            if (s->suit[c] >= 2 || ((fmask >> c) & 1) || ((fmask >> c2) & 1)) continue;
+            int b1 = host_block[s->host1[c]], b2 = host_block[s->host2[c]];
+            int both = b1 < b2 ? b1 : b2;
+            if (level[c] < both) both = level[c];
+            if (level[c2] < both) both = level[c2];
+            if (host_block[c] < host_block[c2]) host_block[c] = both;
+            else host_block[c2] = both;
+        }
+    }
     memset(diff, 0, sizeof(int) * (size_t)(top + 1));
+    if (s->flags & TWINS) {
+        /* Twins (the two cards of one colour and rank) have the same two hosts, and a
+         * host takes one card: while only one host can be a King-pile top, one twin
+         * more than the per-card spans count must wait (solver.py's _dead_end). */
+        for (int j = 0; j < s->n_down; j++) {
+            int c = s->downwards[j], c2 = c + 2 * r;
+            if (s->suit[c] >= 2 || ((fmask >> c) & 1) || ((fmask >> c2) & 1)) continue;
+            int d1 = level[c] < NO_BLOCK ? level[c] : ((tab >> c) & 1) ? top - 1 : -1;
+            int d2 = level[c2] < NO_BLOCK ? level[c2] : ((tab >> c2) & 1) ? top - 1 : -1;
+            int b1 = host_block[s->host1[c]], b2 = host_block[s->host2[c]];
+            int lo = b1 < b2 ? b1 : b2, hi = (b1 < b2 ? b2 : b1) - 1;
+            if (ace_block[c] > lo) lo = ace_block[c];
+            if (ace_block[c2] > lo) lo = ace_block[c2];
+            if (d1 < hi) hi = d1;
+            if (d2 < hi) hi = d2;
+            if (lo < 0) lo = 0;
+            if (lo <= hi) {
+                diff[lo]++;
+                diff[hi + 1]--;
+            }
+        }
+    }
     for (int d = 0; d < top; d++) {
         int c = s->stack[d];
         int free = ace_block[c] > king_block[c] ? ace_block[c] : king_block[c];
@@ -566,7 +604,8 @@ PyDoc_STRVAR(search_doc,
              "(bytes), ``ranks`` the ranks per suit, ``slots`` the tableau spaces, ``same_suit``\n"
              "True for variant 1's King piles (else alternating colours), ``flags`` the\n"
              "reductions (bit 0 draw_first, 1 safe_moves, 2 kings_stay, 3 symmetry, 4\n"
-             "dead_ends, 5 iterative), ``limit`` the node limit (negative: none),\n"
+             "dead_ends, 5 iterative, 6 endgame, 7 twins), ``limit`` the node limit\n"
+             "(negative: none),\n"
              "``first_round`` the first round's states, ``places`` the engine's (DISCARD,\n"
              "ACE_BASE, KING_BASE). Returns (verdict, nodes, line): verdict 1 won, 0 lost,\n"
              "-1 the limit was reached; line the (card, place) steps of the win, a draw\n"

@@ -81,6 +81,14 @@ drops lines when another line that is at least as good is kept, so a LOST is a p
   it to their Ace piles; a host on its Ace pile never takes a card again). A card stuck
   below the shallower of the two must wait in the tableau while the pile is dug; more
   such cards at once than there are spaces is a lost state. It only ever proves losses.
+* *Twins* (part of the dead-end test). The two cards of one colour and rank are twins:
+  they have the same two hosts and no other, and a host holds one card at a time (a card
+  leaves a King pile only for its Ace pile). Where only one of the two hosts can be a
+  King-pile top yet, both twins are out of the pile and neither Ace pile takes its
+  twin, one of them must wait in the tableau: one card more than the per-card test
+  counts. One rank up likewise: two twins can both be on King piles only once both of
+  their own hosts can be King-pile tops and both are out of the pile, so the later of
+  the pair's levels as hosts is the deeper of those (docs/ODDS.md gives the proof).
 * *Endgame.* Once the stock is used up, the discard top and the tableau cards are one
   window of T+1 cards: playing any of them lets the next card of the pile in (the top
   by becoming the top's successor, a tableau card by its space taking the top), so
@@ -536,10 +544,13 @@ class Reductions:
     dead_ends: bool = True  # the stuck-cards test proves losses early
     iterative: bool = True  # rounds with growing bounds, two move orders
     endgame: bool = True  # stock used up: a card that can never host goes to its Ace pile
+    twins: bool = True  # dead ends: twins compete for their two hosts (with dead_ends)
 
     def __post_init__(self) -> None:
         if self.symmetry and not self.kings_stay:
             raise ValueError("the King-pile symmetry holds only while Kings stay")
+        if self.twins and not self.dead_ends:
+            raise ValueError("the twins refinement is part of the dead-end test")
 
     @classmethod
     def none(cls) -> Reductions:
@@ -563,10 +574,14 @@ class Reductions:
 PLAIN = Reductions.none()
 ALL_REDUCTIONS = Reductions()
 
-#: Each reduction alone (the symmetry with the Kings staying, which it needs), then all of
-#: them: the searches the tests and the benchmarks hold to the plain search one by one.
+#: What a reduction needs to run alone: the symmetry holds only while Kings stay, and the
+#: twins refinement is part of the dead-end test.
+_NEEDS: dict[str, tuple[str, ...]] = {"symmetry": ("kings_stay",), "twins": ("dead_ends",)}
+
+#: Each reduction alone (with what it needs), then all of them: the searches the tests and
+#: the benchmarks hold to the plain search one by one.
 EACH_REDUCTION: dict[str, Reductions] = {
-    field.name: Reductions.only(*(("kings_stay",) if field.name == "symmetry" else ()), field.name)
+    field.name: Reductions.only(*_NEEDS.get(field.name, ()), field.name)
     for field in fields(Reductions)
 } | {"all": ALL_REDUCTIONS}
 
@@ -626,6 +641,14 @@ class _ConcreteSearch:
         )
         self.kings = tuple(s * ranks + ranks - 1 for s in range(4))
         self.host_pairs = tuple((pair[0], pair[-1]) if pair else (0, 0) for pair in self.hosts)
+        # Twins, the two cards of one colour and rank (S and C, H and D), which share
+        # their two hosts: (card, twin, host, other host), from the Queens down, as
+        # ``downwards``, for the twins refinement of the dead-end test.
+        self.twin_pairs = tuple(
+            (card, card + 2 * ranks, *self.host_pairs[card])
+            for card in self.downwards
+            if card // ranks < 2
+        )
         # By suit and Ace-pile height: the bit mask of the cards on that Ace pile.
         self._ace_cards = tuple(
             tuple(((1 << height) - 1) << (s * ranks) for height in range(ranks + 1))
@@ -794,6 +817,25 @@ class _ConcreteSearch:
             king_block[card] = block
             here = level[card]
             host_block[card] = here if here < block else block
+        twins = self.reductions.twins
+        if twins:
+            # Twin hosts compete for their own two hosts (module docstring): both can
+            # be on King piles at once only when both their hosts are, and both are
+            # out of the pile. The pair's later level drops to that; higher ranks first.
+            for card, twin, one, other in self.twin_pairs:
+                if (fmask >> card) & 1 or (fmask >> twin) & 1:
+                    continue
+                both = host_block[one]
+                if host_block[other] < both:
+                    both = host_block[other]
+                if level[card] < both:
+                    both = level[card]
+                if level[twin] < both:
+                    both = level[twin]
+                if host_block[card] < host_block[twin]:
+                    host_block[card] = both
+                else:
+                    host_block[twin] = both
         spans: list[tuple[int, int]] = []
         for depth, card in enumerate(stack):
             free = ace_block[card]
@@ -813,6 +855,23 @@ class _ConcreteSearch:
                 free = king_block[card]
             if free < top:
                 spans.append((free, top))
+        if twins:
+            # Twins out of the pile that neither Ace pile takes yet, while only one of
+            # their two hosts can be a King-pile top: one of them waits in the tableau,
+            # one card more than the spans above count there.
+            for card, twin, one, other in self.twin_pairs:
+                if (fmask >> card) & 1 or (fmask >> twin) & 1:
+                    continue
+                here = _out_of_pile_until(level[card], (tab >> card) & 1, top)
+                there = _out_of_pile_until(level[twin], (tab >> twin) & 1, top)
+                low, high = host_block[one], host_block[other]
+                if high < low:
+                    low, high = high, low
+                high -= 1
+                low = max(low, ace_block[card], ace_block[twin], 0)
+                high = min(high, here, there)
+                if low <= high:
+                    spans.append((low, high + 1))
         self._forget(stack, kings)
         return _too_many_stuck(top, spans, self.slots)
 
@@ -1007,6 +1066,15 @@ class _ConcreteSearch:
         seen.add(key)
         del line[mark:]
         return False
+
+
+def _out_of_pile_until(level: int, in_tableau: int, top: int) -> int:
+    """The highest pile level at which a card is out of the pile (its own level, where
+    the dead-end test counts it as needing a space; just below the top for a tableau
+    card); -1 for a card in the stock."""
+    if level < _NO_BLOCK:
+        return level
+    return top - 1 if in_tableau else -1
 
 
 #: By a King pile's bit length: the mask of its fields above the King (the highest one).
