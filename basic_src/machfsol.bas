@@ -40,14 +40,14 @@
 # video for a red suit, RD=1, every second character), then each card's suit character
 # from SN$. (Atari BASIC: a string assigned from position K ends at K+its length; what
 # lay beyond stays in memory, so the ranks copied are there when the next suit character
-# is put after them.) The Aces and Kings are set apart at 11090.
+# is put after them.) The Aces and Kings are set apart at 640 (lines 1-3 go on there).
 0 GOTO 10000:REM MACHFSOL - TWO SOLITAIRES
 #V1 1 FOR S=0 TO 3:RD=(S=1 OR S=3):A$=SN$(S+1):J=S*NR:CD$(J+J+1)=DL$(RD*26+1,RD*26+NR+NR)
 #V2 1 FOR S=0 TO 3:RD=(S=1 OR S=3):A$=SN$(S+1):J=S*NR:CD$(J+J+1)=DL$(RD*26+1,RD*26+NR+NR):X=1+NR*(1-RD)-J
 #V1 2 FOR C=J TO J+NR1:SU(C)=S:RK(C)=C-J:FF(C)=0:PT(C)=-1:WT(C)=0:CD$(C+C+2)=A$
-#V1 3 FA(C)=C+1:FB(C)=52:TA(C)=C-1:TB(C)=53:NEXT C:NEXT S:RETURN
+#V1 3 FA(C)=C+1:FB(C)=52:TA(C)=C-1:TB(C)=53:NEXT C:NEXT S:GOTO 640
 #V2 2 Y=X+NR+NR:Q=X-2:G=Y-2:FOR C=J TO J+NR1:SU(C)=S:RK(C)=C-J:FF(C)=0:PT(C)=-1:WT(C)=0:CD$(C+C+2)=A$
-#V2 3 FA(C)=C+X:FB(C)=C+Y:TA(C)=C+Q:TB(C)=C+G:NEXT C:NEXT S:RETURN
+#V2 3 FA(C)=C+X:FB(C)=C+Y:TA(C)=C+Q:TB(C)=C+G:NEXT C:NEXT S:GOTO 640
 #
 # ------------------------------------------------------------ the shuffle (first: fastest)
 #
@@ -133,7 +133,7 @@
 46 NM=NM+1:F=0:IF SR THEN GOSUB 10:GOTO 37
 47 P=P+1:WN=WN+1:W(WN)=C:GOSUB 27:GOTO 36
 # 48 shows a place. PX(Q),PY(Q): where place Q's card is on the screen, CE$ every card's two characters
-# with -- before and after (card C at 2C+3: -1 and 52 show --), both set by 5000. The
+# with -- before and after (card C at 2C+3: -1 and 52 show --), set by 6010, PX and PY by 10085 and 640. The
 # discard pile's W(0) is -1.
 48 REM SHOW PLACE Q: ITS TOP CARD (STOCK: THE CARDS LEFT; DISCARD: TOP AND SIZE)
 49 POSITION PX(Q),PY(Q):ON PK(Q) GOTO 55,54,50,51,53
@@ -156,17 +156,15 @@
 67 C=AN(SR-10)-1:IF C<(SR-10)*NR THEN C=-1
 68 RETURN
 69 C=KT(SR-14):RETURN
-# 73: a new deal (DI=3) shows each tableau card as the lay-out (84) puts it there.
+# 73: a new deal and the first table (DI=3) show each tableau card as the lay-out (84)
+# puts it there.
 73 POSITION PX(I+2),PY(I+2):PRINT CE$(C+C+3,C+C+4);:NEXT I:EM=0:LO=TS:RETURN
-# 74 shows every place (the first table, from 5000; as 48 does, in line), 76 the
-# foundations only (an undo after the final transfer was shown, 6870). 78 puts a new deal
+# 76 shows the foundations (an undo after the final transfer was shown, 6870). 78 puts a new deal
 # on the table as it is (from 8060), drawing only what it must: the foundations shown
 # empty before it (8060), the lay-out which then shows each tableau card (73) and each Ace or King
 # that goes up (670) as it puts it there (DI=3); then the stock, the discard pile, the
 # status line, and the prompt's two lines deleted and two blank ones inserted (four
 # characters instead of 78 blanks).
-74 Q=0:GOSUB 48:Q=1:GOSUB 48:IF TS=0 THEN 76
-75 FOR I=0 TO TS-1:C9=T(I)*2+3:POSITION PX(I+2),PY(I+2):PRINT CE$(C9,C9+1);:NEXT I
 76 FOR S=0 TO 3:Y=5+S+S:C9=AN(S)-1:IF C9<S*NR THEN C9=-1
 77 C9=C9+C9+3:POSITION 3,Y:PRINT CE$(C9,C9+1);:C9=KT(S)*2+3:POSITION 30,Y:PRINT CE$(C9,C9+1);:NEXT S:RETURN
 78 DI=3:PF=0:WF=0:WD=0:GOSUB 4:GOSUB 650:POSITION PX(1),PY(1):PRINT "-- (0)  ";:M8=0:IF M7 THEN GOSUB 298
@@ -334,6 +332,16 @@
 #
 # ------------------------------------------------------------ the deal
 #
+# One loop over the four suits and the four rows of the screen (the end of 11080's GOSUB
+# 9, after the suits of lines 1-3; here, not with the set-up, as a NEXT walks the program
+# from its start to its FOR's line): suit I's Ace goes to its Ace pile and nothing goes on it, its
+# King goes to its King pile and goes on nothing; row I's places: the tableau's (H rows of
+# two columns; the rows from the last, so that a row past H, whose places are not the
+# deck's, is written over by the right ones), the kinds PK of the places 2-17, and the
+# foundations'.
+640 FOR I=3 TO 0 STEP -1:J=I*NR:FF(J)=10+I:TA(J)=53:TB(J)=53:K=J+NR1:FF(K)=14+I:FA(K)=52:FB(K)=52
+642 Y=5+I+I:PX(I+2)=12:PY(I+2)=Y:PX(I+H+2)=22:PY(I+H+2)=Y:PK(I+2)=3:PK(I+6)=3:PK(I+10)=4:PK(I+14)=5
+644 PX(I+10)=3:PY(I+10)=Y:PX(I+14)=30:PY(I+14)=Y:NEXT I:RETURN
 650 REM LAY OUT THE TABLE FROM D() AND DO THE FORCED STEPS OF THE DEAL (NOTHING TO UNDO YET)
 651 P=1:WN=0:FC=0:NM=0:SN=0:V1=1
 # The spaces past TS (TS<8) hold 52; the lay-out (84) sets EM and LO, with no space EM=0.
@@ -358,32 +366,39 @@
 677 Y9=P3(I+2):PRINT #1;"F S  ";PN$(Y9,Y9+2);CO$(C+C+1,C+C+2)
 678 PRINT #1;"F ";PN$(Y9,Y9+2);PN$(P3(FF(C)),P3(FF(C))+2);CO$(C+C+1,C+C+2):GOTO 674
 #
-# ------------------------------------------------------------ the screen
+# ------------------------------------------------------------ the first table
 #
-5000 REM DRAW THE WHOLE TABLE (THE FIRST GAME, AFTER THE OPTIONS): FRAME, LABELS, EVERY PLACE
-5010 GRAPHICS 0:POKE 559,0:POKE 82,0:POKE 752,1:POKE 16,64:POKE 53774,64:M7=0:M8=0
-5015 CE$="--":CE$(3)=CD$:CE$(107)="--"
-5020 POSITION 0,0:PRINT TL$
-5030 GOSUB 80:POSITION 0,3:PRINT "ACES      TABLEAU            KINGS"
+# A new game (the first one, and after the options): with the screen off (10005; here
+# again after GRAPHICS 0, which turns it on), the table's frame, title and labels, the
+# foundations empty as a new deal shows them (8055); then deal SE shuffled and laid out as
+# a new deal is (78): the lay-out shows each card it puts on the table (DI=3); then the
+# stock, and the screen on: at once (ANTIC's DMACTL, 54272), not at the next vertical
+# blank (when the OS copies SDMCTL there), as the game then waits for a key. In keyboard
+# play every step is shown from then on (DI=1). All in line, from 6000 to the main loop:
+# a GOSUB and its RETURN up here walk the program from its start.
+6000 REM NEW GAME WITH SEED SE: THE TABLE DRAWN WITH THE SCREEN OFF, THEN SHOWN
+6005 CLOSE #3:CLOSE #2:OPEN #2,4,0,"K:":TRAP 9000:GRAPHICS 0:POKE 559,0:POKE 82,0:POKE 752,1
+6010 M7=0:M8=0:PF=0:WF=0:WD=0:CE$="--":CE$(3)=CD$:CE$(107)="--":POSITION 0,0:PRINT TL$
+6015 POKE 16,64:POKE 53774,64:GOSUB 80:POSITION 0,3:PRINT "ACES      TABLEAU            KINGS"
 # The labels a column at a time, the cursor taken down two lines and back one column
 # between them (no loop: a NEXT here walks the program from its start): the King piles'
-# keys, the suits, the tableau's keys (TN$: 1-H, then H+1-TS), the suits' names.
-5040 POSITION 33,5:PRINT "Q{$1D}{$1D}{$1E}W{$1D}{$1D}{$1E}E{$1D}{$1D}{$1E}R";
-5042 POSITION 0,5:PRINT SN$(1,1);"{$1D}{$1D}{$1E}";SN$(2,2);"{$1D}{$1D}{$1E}";SN$(3,3);"{$1D}{$1D}{$1E}";SN$(4,4);
-5045 IF TS THEN POSITION 10,5:PRINT TN$(1,TS+TS-3);:POSITION 20,5:PRINT TN$(TS+TS+1,4*TS-3);
-5050 POSITION 0,13:PRINT SN$(1,1);SL$(1,8);" ";SN$(2,2);SL$(9,16);" ";
-5052 PRINT SN$(3,3);SL$(17,24);" ";SN$(4,4);SL$(25,32);
-5057 IF SY THEN POSITION 0,2:PRINT "1-9, X=10, S=SOTA, C=CABALLO, R=REY";
-5060 POSITION 0,15:PRINT "STOCK       0 DISCARD";
-5070 POSITION 0,20:PRINT "PICK 1-";TS;" 0 QWER, THEN A OR QWER":PRINT "SPACE DRAW  H HINT  P PLAY ALL  U UNDO"
-5090 PRINT "N NEW DEAL  O OPTIONS";:GOTO 74
+# keys, the suits, the tableau's keys (TN$: 1-TS/2, then the rest), the suits' names.
+6020 POSITION 33,5:PRINT "Q{$1D}{$1D}{$1E}W{$1D}{$1D}{$1E}E{$1D}{$1D}{$1E}R";
+6022 POSITION 0,5:PRINT SN$(1,1);"{$1D}{$1D}{$1E}";SN$(2,2);"{$1D}{$1D}{$1E}";SN$(3,3);"{$1D}{$1D}{$1E}";SN$(4,4);
+6024 IF TS THEN POSITION 10,5:PRINT TN$(1,TS+TS-3);:POSITION 20,5:PRINT TN$(TS+TS+1,4*TS-3);
+6026 POSITION 0,13:PRINT SN$(1,1);SL$(1,8);" ";SN$(2,2);SL$(9,16);" ";
+6028 PRINT SN$(3,3);SL$(17,24);" ";SN$(4,4);SL$(25,32);
+6030 IF SY THEN POSITION 0,2:PRINT "1-9, X=10, S=SOTA, C=CABALLO, R=REY";
+# The discard pile is empty after the lay-out: shown with its label.
+6032 POSITION 0,15:PRINT "STOCK       0 DISCARD -- (0)";
+6034 POSITION 0,20:PRINT "PICK 1-";TS;" 0 QWER, THEN A OR QWER":PRINT "SPACE DRAW  H HINT  P PLAY ALL  U UNDO"
+6036 PRINT "N NEW DEAL  O OPTIONS";:POSITION 3,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";
+6038 POSITION 30,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";
+6040 DI=3:GOSUB 4:GOSUB 650:DI=1:POSITION PX(0),PY(0):PRINT N-P+1;" ";
+6045 POKE 559,34:POKE 54272,34:GOTO 200
 #
 # ------------------------------------------------------------ keyboard play
 #
-6000 REM NEW GAME WITH SEED SE, THE WHOLE SCREEN DRAWN (THE FIRST GAME, AFTER THE OPTIONS)
-# Shuffle and lay out deal SE (DI=0: nothing shown), draw the table with the screen off,
-# then show it; in keyboard play every step is shown from then on (DI=1).
-6010 TRAP 9000:DI=0:PF=0:WF=0:WD=0:GOSUB 4:GOSUB 650:DI=1:GOSUB 5000:POKE 559,34:GOTO 200
 6400 REM SOURCE PLACE OF KEY KY: 1-8 TABLEAU, 0 DISCARD, QWER KING PILES
 6410 SR=-1:IF KY>48 AND KY<=48+TS THEN SR=KY-47
 6420 IF KY=48 THEN SR=1
@@ -506,13 +521,12 @@
 # The discard pile's W(0) is always -1; the King piles start empty (KT=-1; from then on
 # 82 empties them at every deal, KN too).
 # Where the stock and the discard pile are on the screen (PX, PY) and their kinds (PK);
-# the other places' at 11090.
+# the other places' at 640.
 10085 PK(0)=1:PK(1)=2:PX(0)=6:PY(0)=15:PX(1)=22:PY(1)=15:W(0)=-1:KT(0)=-1:KT(1)=-1:KT(2)=-1:KT(3)=-1
 10090 N=52:SY=0:GW=0:GP=0:SE=1:LG=0:DI=0:RP=0
 10100 GOSUB 10500
 10110 REM TEST MODE IF THE HARNESS GAVE A CONFIGURATION ON H1:
-10120 TRAP 10130:OPEN #3,4,0,"H1:MFTEST.CFG":TRAP 40000:TM=1:POKE 559,34:GOSUB 11150:GOTO 7000
-10130 CLOSE #3:OPEN #2,4,0,"K:":GOTO 6000
+10120 TRAP 6000:OPEN #3,4,0,"H1:MFTEST.CFG":TRAP 40000:TM=1:POKE 559,34:GOSUB 11150:GOTO 7000
 10190 REM AN ERROR IN THE SET-UP: THE SCREEN BACK ON, THE ERROR AND ITS LINE SHOWN
 10195 POKE 559,34:PRINT "ERROR ";PEEK(195);" AT LINE ";PEEK(186)+256*PEEK(187):END
 10500 REM SUIT CHARACTERS: ATARI SPADE HEART CLUB DIAMOND, OR SPANISH INITIALS; THEN THE TABLES (11000)
@@ -533,15 +547,6 @@
 11030 IF SY=0 THEN L$=RL$
 11070 REM FA/FB: THE CARDS C MAY GO ON IN A KING PILE, TA/TB: THE CARDS THAT GO ON C
 11080 GOSUB 9
-# One loop over the four suits and the four rows of the screen (a NEXT here walks the
-# program from its start): suit I's Ace goes to its Ace pile and nothing goes on it, its
-# King goes to its King pile and goes on nothing; row I's places: the tableau's (H rows of
-# two columns; the rows from the last, so that a row past H, whose places are not the
-# deck's, is written over by the right ones), the kinds PK of the places 2-17, and the
-# foundations'.
-11090 FOR I=3 TO 0 STEP -1:J=I*NR:FF(J)=10+I:TA(J)=53:TB(J)=53:K=J+NR1:FF(K)=14+I:FA(K)=52:FB(K)=52
-11092 Y=5+I+I:PX(I+2)=12:PY(I+2)=Y:PX(I+H+2)=22:PY(I+H+2)=Y:PK(I+2)=3:PK(I+6)=3:PK(I+10)=4:PK(I+14)=5
-11094 PX(I+10)=3:PY(I+10)=Y:PX(I+14)=30:PY(I+14)=Y:NEXT I
 11130 REM THE OTHER CARD NUMBERS: 52 (AN EMPTY SPACE, OR NONE) AND 53 TOO
 11140 FOR C=N TO 52:PT(C)=-1:WT(C)=0:NEXT C:WT(53)=0:IF TM=0 THEN RETURN
 11150 REM THE TRANSCRIPT'S CARD NAMES (TEST MODE ONLY): RANK LETTER, SUIT LETTER
