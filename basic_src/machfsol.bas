@@ -35,7 +35,8 @@
 # whole program (on genuine BASIC rev. C that walk costs about 2 frames).
 #
 # Lines 1-3 (from 11080): the card tables of the deck size, suit by suit (S), its cards
-# C=J..J+NR1 of ranks 0..NR1 (RK(C)=C-J). A card's two characters in CD$ (2C+1, 2C+2):
+# C=J..J+NR1 of ranks 0..NR1 (their ranks RK and suits SU come from line 9 and 640, the
+# rest from 11040). A card's two characters in CD$ (2C+1, 2C+2):
 # the suit's ranks come at once from DL$ (line 9: from 1 as shown, from 27 in inverse
 # video for a red suit, RD=1, every second character), then each card's suit character
 # from SN$. (Atari BASIC: a string assigned from position K ends at K+its length; what
@@ -44,10 +45,10 @@
 0 GOTO 10000:REM MACHFSOL - TWO SOLITAIRES
 #V1 1 FOR S=0 TO 3:RD=(S=1 OR S=3):A$=SN$(S+1):J=S*NR:CD$(J+J+1)=DL$(RD*26+1,RD*26+NR+NR)
 #V2 1 FOR S=0 TO 3:RD=(S=1 OR S=3):A$=SN$(S+1):J=S*NR:CD$(J+J+1)=DL$(RD*26+1,RD*26+NR+NR):X=1+NR*(1-RD)-J
-#V1 2 FOR C=J TO J+NR1:SU(C)=S:RK(C)=C-J:FF(C)=0:PT(C)=-1:WT(C)=0:CD$(C+C+2)=A$
-#V1 3 FA(C)=C+1:FB(C)=52:TA(C)=C-1:TB(C)=53:NEXT C:NEXT S:GOTO 640
-#V2 2 Y=X+NR+NR:Q=X-2:G=Y-2:FOR C=J TO J+NR1:SU(C)=S:RK(C)=C-J:FF(C)=0:PT(C)=-1:WT(C)=0:CD$(C+C+2)=A$
-#V2 3 FA(C)=C+X:FB(C)=C+Y:TA(C)=C+Q:TB(C)=C+G:NEXT C:NEXT S:GOTO 640
+#V1 2 FOR C=J TO J+NR1:CD$(C+C+2)=A$
+#V1 3 FA(C)=C+1:TA(C)=C-1:NEXT C:NEXT S:GOTO 640
+#V2 2 Y=X+NR+NR:Q=X-2:G=Y-2:FOR C=J TO J+NR1:CD$(C+C+2)=A$:NEXT C
+#V2 3 FOR C=J TO J+NR1*(S<2):FA(C)=C+X:FB(C)=C+Y:TA(C)=C+Q:TB(C)=C+G:NEXT C:NEXT S:GOTO 640
 #
 # ------------------------------------------------------------ the shuffle (first: fastest)
 #
@@ -70,8 +71,9 @@
 8 X=USR(ADR("{CODE shuffle.s routine}"),N,H,L,X):RETURN
 #
 # Line 9 (from 11080): DL$, the deck's ranks as shown (L$), each followed by a place for
-# the suit, and from 27 the same in inverse video; then the suits (1-3, which return).
-9 FOR I=1 TO NR:DL$(I+I-1)=L$(I,I):DL$(I+I+25)=CHR$(ASC(L$(I))+128):NEXT I:DL$(52)=" ":GOTO 1
+# the suit, and from 27 the same in inverse video, and the first suit's ranks RK (11080
+# repeats them over the other suits); then the suits (1-3, which return).
+9 FOR I=1 TO NR:DL$(I+I-1)=L$(I,I):DL$(I+I+25)=CHR$(ASC(L$(I))+128):RK(I-1)=I-1:NEXT I:DL$(52)=" ":GOTO 1
 #
 # ------------------------------------------------------------ moving cards
 #
@@ -338,10 +340,11 @@
 # King goes to its King pile and goes on nothing; row I's places: the tableau's (H rows of
 # two columns; the rows from the last, so that a row past H, whose places are not the
 # deck's, is written over by the right ones), the kinds PK of the places 2-17, and the
-# foundations'.
+# foundations'; and the suit SU of suit I's cards (its first card's, repeated by fill.s,
+# see 11040).
 640 FOR I=3 TO 0 STEP -1:J=I*NR:FF(J)=10+I:TA(J)=53:TB(J)=53:K=J+NR1:FF(K)=14+I:FA(K)=52:FB(K)=52
 642 Y=5+I+I:PX(I+2)=12:PY(I+2)=Y:PX(I+H+2)=22:PY(I+H+2)=Y:PK(I+2)=3:PK(I+6)=3:PK(I+10)=4:PK(I+14)=5
-644 PX(I+10)=3:PY(I+10)=Y:PX(I+14)=30:PY(I+14)=Y:NEXT I:RETURN
+644 PX(I+10)=3:PY(I+10)=Y:PX(I+14)=30:PY(I+14)=Y:SU(J)=I:X=USR(L,B+960+6*J,6*NR1,6):NEXT I:RETURN
 650 REM LAY OUT THE TABLE FROM D() AND DO THE FORCED STEPS OF THE DEAL (NOTHING TO UNDO YET)
 651 P=1:WN=0:FC=0:NM=0:SN=0:V1=1
 # The spaces past TS (TS<8) hold 52; the lay-out (84) sets EM and LO, with no space EM=0.
@@ -509,10 +512,12 @@
 10005 POKE 559,0:POKE 16,64:POKE 53774,64:TRAP 10190
 #V1 10010 V=1:DIM TL$(38):TL$="MACHFSOL 1: KINGS DOWN BY SUIT"
 #V2 10010 V=2:DIM TL$(38):TL$="MACHFSOL 2: KINGS DOWN ALTERNATING"
-10020 DIM D(53),W(52),T(7),AN(3),KN(3),KP(3,12),KT(3),PT(52),SU(51),RK(51),FF(51)
-10030 DIM FA(51),FB(51),TA(51),TB(51),WT(53),PK(17),P3(17),PX(17),PY(17),US(208)
+# A$ (one character), FF, WT, PT, SU, RK, FB and TB first and in this order: the set-up
+# finds them from A$ (11040).
+10020 DIM A$(1),FF(51),WT(53),PT(52),SU(51),RK(51),FB(51),TB(51),FA(51),TA(51),D(53),W(52),T(7)
+10030 DIM AN(3),KN(3),KP(3,12),KT(3),PK(17),P3(17),PX(17),PY(17),US(208)
 10040 DIM CD$(104),CO$(104),PL$(36),L$(40),RL$(13),SN$(4),SL$(32),LN$(40),BL$(40),DL$(52)
-10045 DIM TN$(29),F$(20),SC$(4),FM$(4),RS$(8),PN$(54),A$(1),KB$(8),CE$(108)
+10045 DIM TN$(29),F$(20),SC$(4),FM$(4),RS$(8),PN$(54),KB$(8),CE$(108)
 10070 PL$="S W T1T2T3T4T5T6T7T8ASAHACADKSKHKCKD":SC$="SHCD":FM$="M F "
 # TN$: the tableau's keys, each followed by the cursor taken down two lines and back one.
 10072 TN$="1{$1D}{$1D}{$1E}2{$1D}{$1D}{$1E}3{$1D}{$1D}{$1E}4{$1D}{$1D}{$1E}5{$1D}{$1D}{$1E}6{$1D}{$1D}{$1E}7{$1D}{$1D}{$1E}8"
@@ -545,10 +550,25 @@
 11010 NR=N/4:NR1=NR-1:TS=2*INT((N-16)/8):H=TS/2:D(N+1)=-1:RESTORE 11900
 11020 READ I,RL$,L$:IF I<>N THEN 11020
 11030 IF SY=0 THEN L$=RL$
+# Every card's forced foundation FF and "wanted" count WT start at 0, its King pile PT
+# at -1 (52 and 53 too, the cards of an empty space and of none): element 0 set, and the
+# 6502 routine of tools/machfsol/atari/fill.s (L: its address; docs/GAME.md) repeats it
+# over the array: X=USR(L,A,LENGTH,D) copies LENGTH bytes from A-D to A, forward. BASIC
+# keeps arrays in the order of the DIMs (10020), with no gap, 6 bytes a number: from
+# B=ADR(A$)+1, FF(0..51) and WT(0..53) are 106 numbers, PT(0..52) 53 from B+636, SU(0..51)
+# from B+954 and RK(0..51) from B+1266. A suit's cards' SU (644) and the ranks of the
+# first suit repeated over the others' (line 9's RK(0..NR1), then 11080) come the same way,
+# and in MACHFSOL.1 the King-pile table's FB (52: no second card to go on) and TB (53:
+# no second card to take) from B+1578 and B+1890 (FA and TA: line 3).
+11035 L=ADR("{CODE fill.s}")
+11040 B=ADR(A$)+1:FF(0)=0:X=USR(L,B+6,630,6):PT(0)=-1:X=USR(L,B+642,312,6)
+#V1 11045 FB(0)=52:X=USR(L,B+1584,306,6):TB(0)=53:X=USR(L,B+1896,306,6)
+#V2 11045 REM (MACHFSOL.2: FB AND TB CARD BY CARD, LINE 3, AND 11085)
 11070 REM FA/FB: THE CARDS C MAY GO ON IN A KING PILE, TA/TB: THE CARDS THAT GO ON C
-11080 GOSUB 9
-11130 REM THE OTHER CARD NUMBERS: 52 (AN EMPTY SPACE, OR NONE) AND 53 TOO
-11140 FOR C=N TO 52:PT(C)=-1:WT(C)=0:NEXT C:WT(53)=0:IF TM=0 THEN RETURN
+11080 GOSUB 9:X=USR(L,B+1266+6*NR,18*NR,6*NR)
+#V1 11085 REM (MACHFSOL.1: FA AND TA CARD BY CARD, LINE 3)
+#V2 11085 K=12*NR:X=USR(L,B+1578+K,K,K):X=USR(L,B+1890+K,K,K):X=USR(L,B+2202+K,K,K):X=USR(L,B+2514+K,K,K)
+11140 IF TM=0 THEN RETURN
 11150 REM THE TRANSCRIPT'S CARD NAMES (TEST MODE ONLY): RANK LETTER, SUIT LETTER
 11160 FOR C=0 TO N-1:CO$(C+C+1)=RL$(RK(C)+1,RK(C)+1):CO$(C+C+2)=SC$(SU(C)+1,SU(C)+1):NEXT C
 11170 FOR I=0 TO 17:P3(I)=3*I+1:NEXT I:RETURN

@@ -145,12 +145,14 @@ def test_the_two_games_differ_only_in_title_king_rule_and_distance() -> None:
         # Titles, the King-pile rule (its table, and in variant 2 a suit's offsets into
         # it), and the policy's "distance" of a card, which looks at the card's own King
         # pile in variant 1 and at every King pile in variant 2.
-        marks = ("REM", "TL$", "FA(C)=", "DT=", "NEXT K", "X=1+NR*(1-RD)-J", "Q=X-2")
+        marks = ("REM", "TL$", "FA(C)=", "DT=", "NEXT K", "X=1+NR*(1-RD)-J", "Q=X-2", "FB(0)=52")
         assert any(mark in one[number] or mark in two[number] for mark in marks), number
     # The King-pile rule is the table of cards each card may go on: the same suit's next
-    # rank in variant 1, the two next-rank cards of the other colour in variant 2 (the
-    # other colour's first suit, then two suits on: rank + 1 + NR * (1 - RD), + 2 NR).
-    assert any("FA(C)=C+1:FB(C)=52" in one[n] for n in differing)
+    # rank in variant 1 (and no second card: FB is 52 for all, set with TB at 11045), the
+    # two next-rank cards of the other colour in variant 2 (the other colour's first
+    # suit, then two suits on: rank + 1 + NR * (1 - RD), + 2 NR).
+    assert any("FA(C)=C+1:TA(C)=C-1" in one[n] for n in differing)
+    assert any("FB(0)=52:" in one[n] and "TB(0)=53:" in one[n] for n in differing)
     assert any("X=1+NR*(1-RD)-J" in two[n] for n in differing)
     assert any("FA(C)=C+X:FB(C)=C+Y" in two[n] and "Y=X+NR+NR" in two[n - 1] for n in differing)
 

@@ -15,8 +15,8 @@ everything else
     A BASIC line (``NNN statements``) kept in both listings. Blank lines are dropped.
 ``"{CODE name.s part}"`` in a line
     A string constant holding 6502 machine code assembled from ``name.s`` at
-    generation time (only ``shuffle.s``, parts ``finder`` and ``routine``:
-    :mod:`machfsol.atari.shuffle`), spelled ``{$XX}`` byte by byte as listings
+    generation time (``shuffle.s``, parts ``finder`` and ``routine``:
+    :mod:`machfsol.atari.shuffle`; ``fill.s``, whole: :mod:`machfsol.atari.fill`), spelled ``{$XX}`` byte by byte as listings
     spell any ATASCII code; the source stays plain ASCII and the bytes are never
     committed.
 
@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 
 from a8.basic.atascii import from_text
-from machfsol.atari import shuffle
+from machfsol.atari import fill, shuffle
 from machfsol.atari.constant_pool import pool_constants
 from machfsol.atari.places import default_source
 from machfsol.errors import MachfsolError
@@ -62,6 +62,7 @@ _CODE = re.compile(r'"\{CODE ([^}"]*)\}"')
 _MACHINE_CODE = {
     f"{shuffle.SOURCE_NAME} finder": shuffle.finder_spelling,
     f"{shuffle.SOURCE_NAME} routine": shuffle.routine_spelling,
+    fill.SOURCE_NAME: fill.code_spelling,
 }
 
 
