@@ -16,9 +16,9 @@ everything else
 ``"{CODE name.s part}"`` in a line
     A string constant holding 6502 machine code assembled from ``name.s`` at
     generation time (``shuffle.s``, parts ``finder`` and ``routine``:
-    :mod:`machfsol.atari.shuffle`; ``fill.s``, whole: :mod:`machfsol.atari.fill`), spelled ``{$XX}`` byte by byte as listings
-    spell any ATASCII code; the source stays plain ASCII and the bytes are never
-    committed.
+    :mod:`machfsol.atari.shuffle`; ``fill.s``, whole: :mod:`machfsol.atari.fill`),
+    spelled ``{$XX}`` byte by byte as listings spell any ATASCII code; the source stays
+    plain ASCII and the bytes are never committed.
 
 With ``strip_remarks=True`` lines that hold nothing but a ``REM`` are dropped too, and a
 ``REM`` ending a line (``X=1:REM WHY``) is cut off. That is the form the game disk carries:
