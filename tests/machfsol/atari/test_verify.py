@@ -238,8 +238,8 @@ ALTERATIONS = {
     # variant 1's King piles off by one: a card goes on the card two ranks above it
     "king-pile-two-ranks-down": (
         1,
-        "FA(C)=C+1:FB(C)=52:TA(C)=C-1:",
-        "FA(C)=C+2:FB(C)=52:TA(C)=C-2:",
+        "FA(C)=C+1:TA(C)=C-1:",
+        "FA(C)=C+2:TA(C)=C-2:",
     ),
 }
 
