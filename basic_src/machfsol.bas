@@ -18,8 +18,9 @@
 # Main variables: N deck size, NR ranks per suit (NR1=NR-1), TS tableau size, V variant.
 # D(1..N) dealing order, P next stock card, W(1..WN) discard pile, T(0..7) tableau
 # (52: empty; EM empty spaces; every space below LO is filled), AN(S) the card Ace
-# pile S needs next, KP(S,0..KN(S)-1) King pile S bottom first, KT(S) its top (-1:
-# empty), PT(C) the King pile whose top is card C (-1: none), FC cards on foundations.
+# pile S needs next, KT(S) King pile S's top (-1: empty) and KH(S) its rank (KE when
+# empty, see 113), UN(C) the card under card C in its King pile (-1: none), PT(C) the
+# King pile whose top is card C (-1: none), FC cards on foundations.
 # Per card: SU suit, RK rank, FF the forced foundation of an Ace or King
 # (else 0), FA and FB the cards it may be put on in a King pile (52: none; PT(52) is
 # always -1), TA and TB the cards that may be put on it (53: none), WT how many
@@ -64,7 +65,12 @@
 # routine gives the address of D(0) (it looks D up in BASIC's variable table), line 8's
 # writes the deal into D(1..N).
 #
-4 REM SHUFFLE: D(1..N) = DEAL SE, BY THE 6502 ROUTINES OF LINES 7-8
+# Autoplay (AP=1, from 57) makes each move the policy chooses here, not in the policy's
+# lines, and decides again: the RETURNs of its two GOSUBs walk only the lines above.
+# (After any move but a draw the discard top cannot be an Ace or a King, so 36 is as
+# good a start for the forced steps as 37.)
+4 NM=NM+1:F=0:GOSUB 10:GOSUB 36:GOTO 101
+# The shuffle (GOSUB 5): D(1..N) = deal SE, by the 6502 routines of lines 7-8.
 5 H=INT(SE/65536):L=SE-H*65536:IF L<0 THEN H=H-1:L=L+65536
 6 IF L>65535 THEN H=H+1:L=L-65536
 7 X=USR(ADR("{CODE shuffle.s finder}"))
@@ -90,8 +96,8 @@
 # kinds only undo uses (16: a card back down from an Ace pile, 34: back onto the stock).
 10 REM STEP: CARD C FROM PLACE SR TO PLACE DS (F=32 IF FORCED, ELSE 0)
 11 ON PK(SR) GOTO 18,19,20,16,12
-12 V1=1:K=SR-14:KN(K)=KN(K)-1:FC=FC-1:PT(C)=-1:KT(K)=-1:WT(TA(C))=WT(TA(C))-1:WT(TB(C))=WT(TB(C))-1
-13 IF KN(K) THEN T9=KP(K,KN(K)-1):KT(K)=T9:PT(T9)=K:WT(TA(T9))=WT(TA(T9))+1:WT(TB(T9))=WT(TB(T9))+1
+12 V1=1:K=SR-14:FC=FC-1:PT(C)=-1:T9=UN(C):KT(K)=T9:KH(K)=KE:WT(TA(C))=WT(TA(C))-1:WT(TB(C))=WT(TB(C))-1
+13 IF T9>=0 THEN PT(T9)=K:KH(K)=RK(T9):WT(TA(T9))=WT(TA(T9))+1:WT(TB(T9))=WT(TB(T9))+1
 14 GOTO 21
 # Undo only: the top card C of an Ace pile goes back down, the pile needs C again.
 16 V1=1:K=SR-10:AN(K)=C:FC=FC-1:WT(C)=WT(C)+1:IF RK(C)<NR1 THEN WT(C+1)=WT(C+1)-1
@@ -102,15 +108,15 @@
 21 ON PK(DS) GOTO 34,22,23,26,24
 22 WN=WN+1:W(WN)=C:GOTO 27
 23 V1=1:T(DS-2)=C:EM=EM-1:GOTO 27
-24 V1=1:K=DS-14:T9=KT(K):IF T9>=0 THEN PT(T9)=-1:WT(TA(T9))=WT(TA(T9))-1:WT(TB(T9))=WT(TB(T9))-1
-25 KP(K,KN(K))=C:KN(K)=KN(K)+1:FC=FC+1:PT(C)=K:KT(K)=C:WT(TA(C))=WT(TA(C))+1:WT(TB(C))=WT(TB(C))+1:GOTO 27
+24 V1=1:K=DS-14:T9=KT(K):UN(C)=T9:IF T9>=0 THEN PT(T9)=-1:WT(TA(T9))=WT(TA(T9))-1:WT(TB(T9))=WT(TB(T9))-1
+25 FC=FC+1:PT(C)=K:KT(K)=C:KH(K)=RK(C):WT(TA(C))=WT(TA(C))+1:WT(TB(C))=WT(TB(C))+1:GOTO 27
 26 V1=1:AN(DS-10)=C+1:FC=FC+1:WT(C)=WT(C)-1:IF RK(C)<NR1 THEN WT(C+1)=WT(C+1)+1
 # The undo stack (not while undoing), the transcript line (test mode), or the two places
 # shown (keyboard play; a space emptied is not shown empty when a card fills it at once, as
 # the rules do when the discard pile or the stock has one), and a key pressed meanwhile
 # kept (see 285).
 27 IF RP=0 THEN SN=SN+1:US(SN)=SR+F+64*DS
-28 IF LG+DI=0 THEN RETURN
+28 IF DI=0 THEN RETURN
 29 IF LG THEN PRINT #1;FM$(F/16+1,F/16+2);PN$(P3(SR),P3(SR)+2);PN$(P3(DS),P3(DS)+2);CO$(C+C+1,C+C+2):RETURN
 30 Q=DS:GOSUB 48:Q=SR:IF PK(SR)=3 THEN IF RP=0 THEN IF WN OR P<=N THEN 32
 31 GOSUB 48
@@ -145,9 +151,9 @@
 53 C9=KT(Q-14):C9=C9+C9+3:PRINT CE$(C9,C9+1);:RETURN
 54 C9=W(WN):C9=C9+C9+3:PRINT CE$(C9,C9+1);" (";WN;")  ";:RETURN
 55 PRINT N-P+1;" ";:RETURN
-56 REM AUTOPLAY: THE POLICY'S MOVES TO THE END (500 COMES HERE: RETURNS TO LOW LINES ARE QUICK)
-57 GOSUB 100:IF SR<0 THEN RETURN
-58 GOSUB 45:GOTO 57
+# The policy (100) makes its own moves while AP=1 (line 4) and returns when the game is over.
+56 REM AUTOPLAY: THE POLICY'S MOVES TO THE END (500 COMES HERE)
+57 AP=1:GOSUB 100:AP=0:RETURN
 60 REM C=TOP CARD OF PLACE SR, OR -1
 # (The stock's: D(N+1) is -1, set by 11010.)
 61 ON PK(SR) GOTO 62,64,65,67,69
@@ -169,11 +175,11 @@
 # characters instead of 78 blanks).
 76 FOR S=0 TO 3:Y=5+S+S:C9=AN(S)-1:IF C9<S*NR THEN C9=-1
 77 C9=C9+C9+3:POSITION 3,Y:PRINT CE$(C9,C9+1);:C9=KT(S)*2+3:POSITION 30,Y:PRINT CE$(C9,C9+1);:NEXT S:RETURN
-78 DI=3:PF=0:WF=0:WD=0:GOSUB 4:GOSUB 650:POSITION PX(1),PY(1):PRINT "-- (0)  ";:M8=0:IF M7 THEN GOSUB 298
+78 DI=3:PF=0:WF=0:WD=0:GOSUB 5:GOSUB 650:POSITION PX(1),PY(1):PRINT "-- (0)  ";:M8=0:IF M7 THEN GOSUB 298
 79 POSITION 0,18:PRINT "{DELLINE}{DELLINE}{INSLINE}{INSLINE}";:GOSUB 80:Q=0:GOSUB 48:GOTO 200
 80 REM STATUS LINE: DEAL, DECK, SCORE
 81 POSITION 0,1:PRINT "DEAL ";SE;"  ";N;" CARDS  WON ";GW;" OF ";GP;"  ":RETURN
-82 FOR K=0 TO 3:WT(AN(K))=0:T9=KT(K):IF T9>=0 THEN PT(T9)=-1:WT(TA(T9))=0:WT(TB(T9))=0:KT(K)=-1:KN(K)=0
+82 FOR K=0 TO 3:WT(AN(K))=0:KH(K)=KE:T9=KT(K):IF T9>=0 THEN PT(T9)=-1:WT(TA(T9))=0:WT(TB(T9))=0:KT(K)=-1
 83 NEXT K:RETURN
 84 FOR I=0 TO TS-1
 85 C=D(P):IF FF(C) THEN GOSUB 670:GOTO 85
@@ -194,7 +200,9 @@
 # (suits S H C D); else, if tableau cards are wanted ("rescues"), play the first one when
 # the discard top is close to playable (distance <= 2, or 3 with two rescues) or when
 # a wanted card lies within reach under the top (one card deeper per rescue), else draw;
-# with the stock empty, the first rescue; with nothing left, the game is over.
+# with the stock empty, the first rescue; with nothing left, the game is over. A move
+# found is returned (SR, DS), or with AP=1 (autoplay, 57) made at once by line 4
+# (ON AP GOTO 4; with AP=0 the RETURN after it).
 #
 100 REM POLICY: SR,DS = THE MOVE THE ENGINE'S AUTOPLAY CHOOSES; SR=-1 WHEN OVER
 101 IF FC=N THEN SR=-1:RETURN
@@ -202,31 +210,43 @@
 103 IF V1 THEN GOSUB 160
 104 IF V3>-4 THEN 150
 105 IF RC THEN 110
-106 SR=0:DS=1:C=D(P):IF P<=N THEN RETURN
+106 SR=0:DS=1:C=D(P):IF P<=N THEN ON AP GOTO 4:RETURN
 107 SR=-1:RETURN
+# Rescues. The distance of the discard top B (RULES.md) is only compared with L9, so it
+# is not worked out in full: the top is close when its Ace pile needs at most L9 cards
+# before it (B-AN(S): both of suit S, whose Ace pile cannot be full while B is out), or
+# when a King pile's top has a rank RT with 0 <= RT-1-RK(B) <= L9, RB <= RT <= LR below.
+# KH(K), the rank of King pile K's top, is kept by the steps (12, 13, 25) and the deal
+# (82, 675); an empty pile's is KE (651): -1 in variant 2 (it counts for nothing), NR in
+# variant 1 (its King not out yet: NR-1-RK(B)).
 110 REM RESCUES: RC SPACES HOLD A CARD A FOUNDATION TAKES, R1 THE FIRST (SEE 160)
-111 IF V2 THEN GOSUB 163
-112 SR=R1+2:C=T(R1):IF WN=0 THEN 119
-113 B=W(WN):GOSUB 175:IF DT<=2+(RC>1) THEN 190
-114 REM DIG: A WANTED CARD AMONG THE RC CARDS UNDER THE TOP (NOT THE LAST ONE)
-115 M9=RC:IF M9>WN-1 THEN M9=WN-1
-116 IF M9<1 THEN 119
-117 FOR I=WN-1 TO WN-M9 STEP -1:IF WT(W(I)) THEN POP:GOTO 190
-118 NEXT I
-119 IF P<=N THEN SR=0:DS=1:C=D(P):RETURN
-120 GOTO 190
+112 SR=R1+2:C=T(R1):IF WN=0 THEN 128
+113 B=W(WN):S=SU(B):L9=2+(RC>1):IF B-AN(S)<=L9 THEN 190
+#V1 114 RB=RK(B)+1:LR=RB+L9:G=KH(S):IF G>=RB AND G<=LR THEN 190
+#V1 115 REM (VARIANT 1 LOOKS AT THE CARD'S OWN KING PILE ONLY, KH(S))
+#V1 116 REM
+#V1 117 REM
+#V2 114 RB=RK(B)+1:LR=RB+L9:G=KH(0):IF G>=RB AND G<=LR THEN 190
+#V2 115 G=KH(1):IF G>=RB AND G<=LR THEN 190
+#V2 116 G=KH(2):IF G>=RB AND G<=LR THEN 190
+#V2 117 G=KH(3):IF G>=RB AND G<=LR THEN 190
+120 REM DIG: A WANTED CARD AMONG THE RC CARDS UNDER THE TOP (NOT THE LAST ONE)
+121 M9=RC:IF M9>WN-1 THEN M9=WN-1
+122 IF M9<1 THEN 128
+123 FOR I=WN-1 TO WN-M9 STEP -1:IF WT(W(I)) THEN POP:GOTO 190
+124 NEXT I
+128 IF P<=N THEN SR=0:DS=1:C=D(P):ON AP GOTO 4:RETURN
+129 GOTO 190
 150 REM THE FIRST SUIT (S H C D) WHOSE NEXT CARD IS A KING-PILE TOP: MOVE IT UP
-151 FOR S=0 TO 3:K=PT(AN(S)):IF K>=0 THEN SR=K+14:DS=S+10:C=KT(K):POP:RETURN
+151 FOR S=0 TO 3:K=PT(AN(S)):IF K>=0 THEN SR=K+14:DS=S+10:C=KT(K):POP:ON AP GOTO 4:RETURN
 152 NEXT S
 # What only the tableau and the foundations decide is worked out again only after a step
-# changed one of them (V1=1, set by the step), not after every draw: V3 (above -4 when an
-# Ace pile takes a King-pile top) and RC (not 0 when a space holds a card a foundation
-# takes). Only when the policy gets to the rescues (V2=1) does 163 count them (RC) and
-# find the first (R1). Spaces past TS hold 52, which nothing takes.
+# changed one of them (V1=1, set by the step), not after every draw, in one pass: V3
+# (above -4 when an Ace pile takes a King-pile top), RC (the spaces holding a card a
+# foundation takes) and R1 (the first of them). Spaces past TS hold 52, which nothing
+# takes. (Each array element costs about 0.25 frame on genuine BASIC: this pass reads 24.)
 160 REM KING-PILE TOPS FOR THE ACE PILES, RESCUES
-161 V1=0:V2=1:V3=PT(AN(0))+PT(AN(1))+PT(AN(2))+PT(AN(3))
-162 RC=WT(T(0))+WT(T(1))+WT(T(2))+WT(T(3))+WT(T(4))+WT(T(5))+WT(T(6))+WT(T(7)):RETURN
-163 V2=0:RC=0:R1=-1:IF WT(T(0)) THEN RC=1:R1=0
+161 V1=0:V3=PT(AN(0))+PT(AN(1))+PT(AN(2))+PT(AN(3)):RC=0:R1=-1:IF WT(T(0)) THEN RC=1:R1=0
 164 IF WT(T(1)) THEN RC=RC+1:IF R1<0 THEN R1=1
 165 IF WT(T(2)) THEN RC=RC+1:IF R1<0 THEN R1=2
 166 IF WT(T(3)) THEN RC=RC+1:IF R1<0 THEN R1=3
@@ -235,21 +255,10 @@
 169 IF WT(T(6)) THEN RC=RC+1:IF R1<0 THEN R1=6
 170 IF WT(T(7)) THEN RC=RC+1:IF R1<0 THEN R1=7
 171 RETURN
-175 REM DT=DISTANCE OF CARD B: CARDS TO PLAY BEFORE IT CAN GO UP
-176 S=SU(B):RB=RK(B):DT=RB-RK(AN(S))
-#V1 177 T9=KT(S):IF T9<0 THEN IF NR1-RB<DT THEN DT=NR1-RB
-#V1 178 IF T9>=0 THEN G=RK(T9)-1-RB:IF G>=0 AND G<DT THEN DT=G
-#V1 179 REM (VARIANT 1 LOOKS AT THE CARD'S OWN KING PILE ONLY)
-#V1 180 REM
-#V2 177 T9=KT(0):IF T9>=0 THEN G=RK(T9)-1-RB:IF G>=0 AND G<DT THEN DT=G
-#V2 178 T9=KT(1):IF T9>=0 THEN G=RK(T9)-1-RB:IF G>=0 AND G<DT THEN DT=G
-#V2 179 T9=KT(2):IF T9>=0 THEN G=RK(T9)-1-RB:IF G>=0 AND G<DT THEN DT=G
-#V2 180 T9=KT(3):IF T9>=0 THEN G=RK(T9)-1-RB:IF G>=0 AND G<DT THEN DT=G
-181 RETURN
 190 REM DS=WHERE CARD C GOES: ITS ACE PILE, ELSE THE LOWEST KING PILE TAKING IT
-191 IF AN(SU(C))=C THEN DS=SU(C)+10:RETURN
+191 IF AN(SU(C))=C THEN DS=SU(C)+10:ON AP GOTO 4:RETURN
 192 K=PT(FA(C)):J=PT(FB(C)):IF K<0 OR (J>=0 AND J<K) THEN K=J
-193 DS=K+14:RETURN
+193 DS=K+14:ON AP GOTO 4:RETURN
 #
 # ------------------------------------------------------------ keyboard play: the main loop
 #
@@ -346,11 +355,11 @@
 642 Y=5+I+I:PX(I+2)=12:PY(I+2)=Y:PX(I+H+2)=22:PY(I+H+2)=Y:PK(I+2)=3:PK(I+6)=3:PK(I+10)=4:PK(I+14)=5
 644 PX(I+10)=3:PY(I+10)=Y:PX(I+14)=30:PY(I+14)=Y:SU(J)=I:X=USR(L,B+960+6*J,6*NR1,6):NEXT I:RETURN
 650 REM LAY OUT THE TABLE FROM D() AND DO THE FORCED STEPS OF THE DEAL (NOTHING TO UNDO YET)
-651 P=1:WN=0:FC=0:NM=0:SN=0:V1=1
+651 P=1:WN=0:FC=0:NM=0:SN=0:V1=1:KE=NR:IF V=2 THEN KE=-1
 # The spaces past TS (TS<8) hold 52; the lay-out (84) sets EM and LO, with no space EM=0.
 652 IF TS<8 THEN T(0)=52:T(1)=52:T(2)=52:T(3)=52:T(4)=52:T(5)=52:T(6)=52:T(7)=52:EM=0
-# Clear what the last game left in PT, WT, KT and KN (only foundation tops set them; a
-# King pile has a top KT>=0 exactly when it holds cards, KN>0), at 82; then
+# Clear what the last game left in PT, WT, KT and KH (only foundation tops set them; a
+# King pile has a top KT>=0 exactly when it holds cards), at 82; then
 # fill the spaces in order from the stock (the discard pile is empty), at 84: the forced
 # steps of lines 35-44, with a short cut for the usual case of a card that stays in its
 # space. Both at low lines, where their NEXTs and RETURNs are quick.
@@ -362,7 +371,7 @@
 672 IF LG THEN 677
 673 IF DI=3 THEN POSITION PX(FF(C)),PY(FF(C)):PRINT CE$(C+C+3,C+C+4);
 674 P=P+1:FC=FC+1:S=SU(C):IF FF(C)<14 THEN AN(S)=C+1:WT(C)=WT(C)-1:WT(C+1)=WT(C+1)+1:RETURN
-675 KP(S,0)=C:KN(S)=1:PT(C)=S:KT(S)=C:WT(TA(C))=WT(TA(C))+1:WT(TB(C))=WT(TB(C))+1:RETURN
+675 UN(C)=-1:PT(C)=S:KT(S)=C:KH(S)=NR1:WT(TA(C))=WT(TA(C))+1:WT(TB(C))=WT(TB(C))+1:RETURN
 # The transcript's lines (test mode: LG=1, DI=2): a card dealt to space I (from 86), and an
 # Ace or King dealt there going up (from 672).
 676 PRINT #1;"F S  ";PN$(P3(I+2),P3(I+2)+2);CO$(C+C+1,C+C+2):GOTO 87
@@ -397,7 +406,7 @@
 6034 POSITION 0,20:PRINT "PICK 1-";TS;" 0 QWER, THEN A OR QWER":PRINT "SPACE DRAW  H HINT  P PLAY ALL  U UNDO"
 6036 PRINT "N NEW DEAL  O OPTIONS";:POSITION 3,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";
 6038 POSITION 30,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";
-6040 DI=3:GOSUB 4:GOSUB 650:DI=1:POSITION PX(0),PY(0):PRINT N-P+1;" ";
+6040 DI=3:GOSUB 5:GOSUB 650:DI=1:POSITION PX(0),PY(0):PRINT N-P+1;" ";
 6045 POKE 559,34:POKE 54272,34:GOTO 200
 #
 # ------------------------------------------------------------ keyboard play
@@ -454,8 +463,9 @@
 # Timed as the game plays: no transcript (the real game has no PRINT #), every step kept
 # for undo (US). Then the transcript is written by laying out the deal again and
 # replaying the steps kept, one by one (70): the very game that was timed.
-7120 GOSUB 283:T0=TJ:GOSUB 4:GOSUB 283:T1=TJ:GOSUB 650:GOSUB 283:T2=TJ:GOSUB 7400
-7130 GOSUB 283:T4=TJ:GOSUB 500:GOSUB 283:T3=TJ:U9=SN:LG=1:DI=2:RP=1:GOSUB 650:U=0:GOSUB 270:LG=0:DI=0:RP=0
+7120 POKE 559,0:GOSUB 283:T0=TJ:GOSUB 5:GOSUB 283:T1=TJ:GOSUB 650:GOSUB 283:T2=TJ:GOSUB 7400
+7130 GOSUB 283:T4=TJ:GOSUB 500:GOSUB 283:T3=TJ:POKE 559,34:U9=SN:LG=1:DI=2:RP=1:GOSUB 650:U=0
+7135 GOSUB 270:LG=0:DI=0:RP=0
 7140 PRINT #1;"RESULT ";RS$(1+4*(FC<N),4+4*(FC<N));" ";FC;" MOVES ";NM
 7150 PRINT #1;"JIFFIES SHUFFLE ";T1-T0:PRINT #1;"JIFFIES DEAL ";T2-T0
 7160 PRINT #1;"JIFFIES PLAY ";T3-T4:PRINT #1;"JIFFIES GAME ";T2-T0+T3-T4:CLOSE #1:RETURN
@@ -498,7 +508,7 @@
 # ------------------------------------------------------------ errors
 #
 9000 REM ANY ERROR (E.G. I/O): SAY SO AND GO ON PLAYING
-9010 TRAP 9000:POKE 559,34:LN$="ERROR ":LN$(7)=STR$(PEEK(195)):GOSUB 295:PRINT CHR$(253);
+9010 TRAP 9000:POKE 559,34:AP=0:LN$="ERROR ":LN$(7)=STR$(PEEK(195)):GOSUB 295:PRINT CHR$(253);
 9020 CLOSE #2:OPEN #2,4,0,"K:":GOTO 201
 #
 # ------------------------------------------------------------ set-up
@@ -515,7 +525,7 @@
 # A$ (one character), FF, WT, PT, SU, RK, FB and TB first and in this order: the set-up
 # finds them from A$ (11040).
 10020 DIM A$(1),FF(51),WT(53),PT(52),SU(51),RK(51),FB(51),TB(51),FA(51),TA(51),D(53),W(52),T(7)
-10030 DIM AN(3),KN(3),KP(3,12),KT(3),PK(17),P3(17),PX(17),PY(17),US(208)
+10030 DIM AN(3),UN(51),KT(3),KH(3),PK(17),P3(17),PX(17),PY(17),US(208)
 10040 DIM CD$(104),CO$(104),PL$(36),L$(40),RL$(13),SN$(4),SL$(32),LN$(40),BL$(40),DL$(52)
 10045 DIM TN$(29),F$(20),SC$(4),FM$(4),RS$(8),PN$(54),KB$(8),CE$(108)
 10070 PL$="S W T1T2T3T4T5T6T7T8ASAHACADKSKHKCKD":SC$="SHCD":FM$="M F "
@@ -524,7 +534,7 @@
 10075 PN$="S  W  T1 T2 T3 T4 T5 T6 T7 T8 AS AH AC AD KS KH KC KD "
 10080 RS$="WON LOST":BL$=" ":BL$(40)=" ":BL$(2)=BL$
 # The discard pile's W(0) is always -1; the King piles start empty (KT=-1; from then on
-# 82 empties them at every deal, KN too).
+# 82 empties them at every deal).
 # Where the stock and the discard pile are on the screen (PX, PY) and their kinds (PK);
 # the other places' at 640.
 10085 PK(0)=1:PK(1)=2:PX(0)=6:PY(0)=15:PX(1)=22:PY(1)=15:W(0)=-1:KT(0)=-1:KT(1)=-1:KT(2)=-1:KT(3)=-1

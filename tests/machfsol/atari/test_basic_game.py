@@ -144,8 +144,9 @@ def test_the_two_games_differ_only_in_title_king_rule_and_distance() -> None:
     for number in differing:
         # Titles, the King-pile rule (its table, and in variant 2 a suit's offsets into
         # it), and the policy's "distance" of a card, which looks at the card's own King
-        # pile in variant 1 and at every King pile in variant 2.
-        marks = ("REM", "TL$", "FA(C)=", "DT=", "NEXT K", "X=1+NR*(1-RD)-J", "Q=X-2", "FB(0)=52")
+        # pile in variant 1 and at every King pile in variant 2 (KH(K): the rank of King
+        # pile K's top).
+        marks = ("REM", "TL$", "FA(C)=", "KH(", "X=1+NR*(1-RD)-J", "Q=X-2", "FB(0)=52")
         assert any(mark in one[number] or mark in two[number] for mark in marks), number
     # The King-pile rule is the table of cards each card may go on: the same suit's next
     # rank in variant 1 (and no second card: FB is 52 for all, set with TB at 11045), the

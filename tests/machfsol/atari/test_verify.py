@@ -220,13 +220,13 @@ def test_a_save_file_given_as_the_program_passes(
 #: differently from the engine. (variant, a piece of the listing, what it becomes)
 ALTERATIONS = {
     # rule 3a of the policy: rescue when the discard top is 1 away, not 2
-    "policy-rescue-threshold": (1, "DT<=2+(RC>1)", "DT<=1+(RC>1)"),
+    "policy-rescue-threshold": (1, "L9=2+(RC>1)", "L9=1+(RC>1)"),
     # rule 3b: look one card deeper under the discard top
     "policy-dig-one-deeper": (2, "M9=RC:", "M9=RC+1:"),
     # rule 2: suits in the order D C H S instead of S H C D
     "policy-suit-order": (2, "FOR S=0 TO 3:K=PT(AN(S))", "FOR S=3 TO 0 STEP -1:K=PT(AN(S))"),
-    # the distance of a card, off by one
-    "distance-off-by-one": (1, "DT=RB-RK(AN(S))", "DT=RB-RK(AN(S))+1"),
+    # the distance of a card (its Ace pile's part), off by one
+    "distance-off-by-one": (1, "IF B-AN(S)<=L9 THEN", "IF B-AN(S)+1<=L9 THEN"),
     # the shuffle routine given the next seed (its low 16 bits one too many)
     "shuffle-seed-off-by-one": (2, "L=SE-H*65536:", "L=SE-H*65536+1:"),
     # forced step 3 of the rules: an empty space takes the stock's card before the discard's
