@@ -22,6 +22,7 @@ from py65.devices.mpu6502 import MPU
 
 from a8.disk.boot import MenuEntry, install_boot_menu
 from a8.disk.dos2 import Density, Dos2Disk
+from tests.ram6502 import RecordingRam
 
 # Documented OS locations (Atari OS manual; "Mapping the Atari").
 SAVMSC = 0x58
@@ -64,32 +65,6 @@ SIO_TIMEOUT = 0x8A
 END_OF_FILE = 0x88
 
 
-class Memory(list[int]):
-    """64K of RAM that records every address read or written; BASIC's 8K is ROM."""
-
-    def __init__(self, basic: bool) -> None:
-        super().__init__([0] * 0x10000)
-        self.reads: set[int] = set()
-        self.writes: set[int] = set()
-        self.rom = BASIC_ROM if basic else range(0)
-
-    def __getitem__(self, address: int) -> int:  # type: ignore[override]
-        self.reads.add(address)
-        return super().__getitem__(address)
-
-    def __setitem__(self, address: int, value: int) -> None:  # type: ignore[override]
-        self.writes.add(address)
-        if address not in self.rom:
-            super().__setitem__(address, value)
-
-    def peek(self, address: int) -> int:
-        return super().__getitem__(address)
-
-    def poke(self, address: int, data: bytes) -> None:
-        for offset, value in enumerate(data):
-            super().__setitem__(address + offset, value)
-
-
 @dataclass
 class Atari:
     """An Atari as the loader sees it just after the OS has read the boot sectors."""
@@ -102,7 +77,7 @@ class Atari:
     sio_sectors: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.memory = Memory(self.basic)
+        self.memory = RecordingRam(0, rom=BASIC_ROM if self.basic else range(0))
         self.mpu = MPU(memory=self.memory)
         boot = b"".join(self.disk.image.read_sector(s) for s in (1, 2, 3))
         self.memory.poke(BOOT_ADDRESS, boot)

@@ -21,6 +21,7 @@ from py65.devices.mpu6502 import MPU
 
 from machfsol.atari import fill, shuffle
 from machfsol.atari.basic_game import generate, read_source
+from tests.ram6502 import RecordingRam
 
 FR0 = 0xD4
 ROUTINE_ZERO_PAGE = range(0xD4, 0xDA)
@@ -30,40 +31,20 @@ PATTERN = 0xA5
 CODE_AT = 0x3456
 
 
-class Memory(list[int]):
-    """64K of RAM that records every address read and written."""
-
-    def __init__(self) -> None:
-        super().__init__([PATTERN] * 0x10000)
-        self.reads: set[int] = set()
-        self.writes: set[int] = set()
-
-    def __getitem__(self, address: int) -> int:  # type: ignore[override]
-        self.reads.add(address)
-        return super().__getitem__(address)
-
-    def __setitem__(self, address: int, value: int) -> None:  # type: ignore[override]
-        self.writes.add(address)
-        super().__setitem__(address, value)
-
-
-def run_fill(start: int, length: int, distance: int, before: bytes) -> tuple[Memory, MPU]:
+def run_fill(start: int, length: int, distance: int, before: bytes) -> tuple[RecordingRam, MPU]:
     """USR(F, start, length, distance) with ``before`` in the bytes below ``start``."""
-    memory = Memory()
-    for place, value in enumerate(fill.code()):
-        list.__setitem__(memory, CODE_AT + place, value)
-    for place, value in enumerate(before):
-        list.__setitem__(memory, start - len(before) + place, value)
+    memory = RecordingRam(PATTERN)
+    memory.poke(CODE_AT, fill.code())
+    memory.poke(start - len(before), before)
     mpu = MPU(memory=memory)
     mpu.sp = 0xF0
-    list.__setitem__(memory, FR0, CODE_AT & 0xFF)
-    list.__setitem__(memory, FR0 + 1, CODE_AT >> 8)
+    memory.poke(FR0, CODE_AT.to_bytes(2, "little"))
     pushed = [(SENTINEL - 1) >> 8, (SENTINEL - 1) & 0xFF]
     for argument in reversed((start, length, distance)):
         pushed += [argument & 0xFF, argument >> 8]
     pushed.append(3)
     for value in pushed:
-        list.__setitem__(memory, 0x0100 + mpu.sp, value)
+        memory.poke(0x0100 + mpu.sp, [value])
         mpu.sp -= 1
     mpu.pc = CODE_AT
     for _ in range(100_000):
@@ -88,7 +69,7 @@ def run_fill(start: int, length: int, distance: int, before: bytes) -> tuple[Mem
 def test_it_repeats_the_bytes_below_a_over_l_bytes(start: int, length: int, distance: int) -> None:
     before = bytes((7 * place + 3) % 256 for place in range(distance))
     memory, mpu = run_fill(start, length, distance, before)
-    after = [list.__getitem__(memory, start + place) for place in range(length)]
+    after = [memory.peek(start + place) for place in range(length)]
     assert after == [before[place % distance] for place in range(length)]
     source = range(start - distance, start - distance + length)
     code = range(CODE_AT, CODE_AT + len(fill.code()))

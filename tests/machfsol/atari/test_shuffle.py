@@ -28,6 +28,7 @@ from machfsol.atari.basic_game import generate
 from machfsol.atari.shuffle import routine
 from machfsol.engine.cards import DECK_SIZES
 from machfsol.engine.deal import MAX_SEED, shuffled_numbers
+from tests.ram6502 import Ram, RecordingRam
 
 # BASIC's zero page (Atari BASIC Source Book) and its floating point registers.
 VNTP = 0x82
@@ -40,27 +41,6 @@ STACK = range(0x0100, 0x0200)
 SENTINEL = 0xFFF0  # where BASIC's USR code would continue after the RTS
 PATTERN = 0xA5  # what memory holds before the call
 DECIMAL_FLAG = 0x08
-
-
-class Memory(list[int]):
-    """64K of RAM."""
-
-    def __init__(self) -> None:
-        super().__init__([PATTERN] * 0x10000)
-        self.reads: set[int] = set()
-        self.writes: set[int] = set()
-
-
-class RecordingMemory(Memory):
-    """64K of RAM that records every address read and written (slower)."""
-
-    def __getitem__(self, address: int) -> int:  # type: ignore[override]
-        self.reads.add(address)
-        return super().__getitem__(address)
-
-    def __setitem__(self, address: int, value: int) -> None:  # type: ignore[override]
-        self.writes.add(address)
-        super().__setitem__(address, value)
 
 
 #: Names before D( in the test's name table: a scalar D, a string D$, an array DA(,
@@ -95,14 +75,14 @@ class Call:
 
     deal: list[int]
     found: int  # the finder's result
-    memory: Memory
+    memory: Ram
     mpu: MPU
     stack_pointer: int
 
 
-def set_up(layout: Layout, record: bool) -> tuple[Memory, MPU]:
+def set_up(layout: Layout, record: bool) -> tuple[Ram, MPU]:
     """The memory as BASIC leaves it when line 7 starts."""
-    memory = RecordingMemory() if record else Memory()
+    memory = RecordingRam(PATTERN) if record else Ram(PATTERN)
     mpu = MPU(memory=memory)
     code = routine()
     for start, data in ((layout.finder, code.finder), (layout.string, code.string)):
@@ -114,18 +94,18 @@ def set_up(layout: Layout, record: bool) -> tuple[Memory, MPU]:
     for pointer, address in ((VNTP, layout.vnt), (VVTP, layout.vvt), (STARP, layout.starp)):
         memory[pointer], memory[pointer + 1] = address & 0xFF, address >> 8
     for number, name in enumerate(layout.names):
-        value = [0x00, number, 0, 0, 0, 0, 0, 0]  # a scalar 0
+        entry = [0x00, number, 0, 0, 0, 0, 0, 0]  # a scalar 0
         if name.endswith("("):  # an array: dimensioned, its offset in the array area
             offset = layout.offset if name == "D(" else layout.offset + 54 * 6
-            value = [0x41, number, offset & 0xFF, offset >> 8, 54, 0, 0, 0]
-        for place, byte in enumerate(value):
+            entry = [0x41, number, offset & 0xFF, offset >> 8, 54, 0, 0, 0]
+        for place, byte in enumerate(entry):
             memory[layout.vvt + 8 * number + place] = byte
     memory.reads.clear()
     memory.writes.clear()
     return memory, mpu
 
 
-def usr(memory: Memory, mpu: MPU, address: int, *arguments: int) -> int:
+def usr(memory: Ram, mpu: MPU, address: int, *arguments: int) -> int:
     """BASIC's USR(address, arguments...): its pushes, the jump, the result in FR0."""
     memory[FR0], memory[FR0 + 1] = address & 0xFF, address >> 8
     pushed = [(SENTINEL - 1) >> 8, (SENTINEL - 1) & 0xFF]  # JSR's return address
@@ -153,9 +133,9 @@ def call(seed: int, size: int, layout: Layout = Layout(), *, record: bool = Fals
     return Call(deal, found, memory, mpu, stack_pointer)
 
 
-def number_value(memory: Memory, address: int) -> int:
+def number_value(memory: Ram, address: int) -> int:
     """The whole number 0-99 BASIC keeps in the 6 bytes at ``address`` (else a failure)."""
-    number = [list.__getitem__(memory, address + i) for i in range(6)]
+    number = [memory.peek(address + i) for i in range(6)]
     if number == [0] * 6:
         return 0
     assert number[0] == 0x40 and number[2:] == [0] * 4, f"not a BASIC number 1-99: {number}"
