@@ -4,6 +4,8 @@ reduced searches and the plain move-by-move search, never weaker than autoplay."
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Sequence
 from dataclasses import fields, replace
 from pathlib import Path
@@ -21,6 +23,7 @@ from machfsol.engine.rules import Position, variant
 from machfsol.engine.transcript import Player
 from machfsol.odds import solver
 from machfsol.odds.solver import (
+    ALL_REDUCTIONS,
     EACH_REDUCTION,
     PLAIN,
     CompiledSearchMissing,
@@ -163,6 +166,47 @@ def test_a_missing_compiled_search_is_a_clear_error(monkeypatch: pytest.MonkeyPa
     assert search(deal(1, 24), 2, compiled=False).verdict is not Verdict.UNKNOWN
 
 
+#: Python run in a fresh interpreter: a compiled module from an older _concrete.c (no
+#: REDUCTIONS constant, or fewer bits) stands in for the real one before solver loads.
+_STALE_BUILD = """
+import sys, types
+old = types.ModuleType("machfsol.odds._concrete")
+old.search = lambda *arguments: (0, 1, [])
+if sys.argv[1] != "none":
+    old.REDUCTIONS = int(sys.argv[1])
+sys.modules["machfsol.odds._concrete"] = old
+from machfsol.engine.deal import deal
+from machfsol.odds import solver
+print(solver.COMPILED, solver.COMPILED_OUT_OF_DATE)
+print(solver.search(deal(1, 24), 2, compiled=False).verdict.name)
+try:
+    solver.search(deal(1, 24), 2, compiled=True)
+except solver.CompiledSearchMissing as error:
+    print(error)
+"""
+
+
+@pytest.mark.parametrize("bits", ["none", str(ALL_REDUCTIONS.flags >> 1)])
+def test_a_compiled_search_built_from_older_sources_is_set_aside(bits: str) -> None:
+    ran = subprocess.run(
+        [sys.executable, "-c", _STALE_BUILD, bits], capture_output=True, text=True, check=True
+    )
+    compiled, verdict, error = ran.stdout.splitlines()
+    assert compiled == "False True"
+    assert verdict in {"WON", "LOST"}  # the Python search answers instead
+    assert "is out of date: reinstall" in error
+
+
+def test_the_compiled_search_knows_every_reduction_and_refuses_others() -> None:
+    assert solver.COMPILED and not solver.COMPILED_OUT_OF_DATE
+    known = solver._concrete.REDUCTIONS
+    assert known == ALL_REDUCTIONS.flags
+    order = bytes(card.number for card in deal(1, 24))
+    places = (solver.DISCARD, solver.ACE_BASE, solver.KING_BASE)
+    with pytest.raises(ValueError, match="unknown reduction bits"):
+        solver._concrete.search(order, 6, 2, False, known + 1, 1000, 1000, places)
+
+
 def test_reductions_by_name() -> None:
     assert Reductions.only() == PLAIN
     assert Reductions.only(*(f.name for f in fields(Reductions))) == Reductions()
@@ -176,6 +220,27 @@ def test_symmetry_needs_kings_that_stay() -> None:
         Reductions(kings_stay=False)
 
 
+def _assert_lost_for_the_plain_search(
+    search: _ConcreteSearch,
+    stack: tuple[int, ...],
+    tab: int,
+    ace: int,
+    kings: tuple[int, ...],
+    fmask: int,
+) -> None:
+    """The state, searched again from scratch by the plain search, is lost."""
+    # The stock position: the first card of the order not drawn yet (every card drawn
+    # is on the pile, in the tableau or on a foundation).
+    drawn = fmask | tab
+    for card in stack:
+        drawn |= 1 << card
+    position = 0
+    while position < search.n and (drawn >> search.order[position]) & 1:
+        position += 1
+    plain = _ConcreteSearch(search.cards, search.game, 10**6, PLAIN)
+    assert not plain._dfs(position, stack, tab, ace, kings, fmask)
+
+
 class _CheckedDeadEnds(_ConcreteSearch):
     """The reduced search, but every state its dead-end test calls lost is searched
     again from scratch by the plain search, which must agree."""
@@ -187,16 +252,7 @@ class _CheckedDeadEnds(_ConcreteSearch):
     ) -> bool:
         if not super()._dead_end(stack, tab, ace, kings, fmask):
             return False
-        # The stock position: the first card of the order not drawn yet (every card
-        # drawn is on the pile, in the tableau or on a foundation).
-        drawn = fmask | tab
-        for card in stack:
-            drawn |= 1 << card
-        position = 0
-        while position < self.n and (drawn >> self.order[position]) & 1:
-            position += 1
-        plain = _ConcreteSearch(self.cards, self.game, 10**6, PLAIN)
-        assert not plain._dfs(position, stack, tab, ace, kings, fmask)
+        _assert_lost_for_the_plain_search(self, stack, tab, ace, kings, fmask)
         _CheckedDeadEnds.checked += 1
         return True
 
@@ -224,14 +280,7 @@ class _CheckedTwins(_ConcreteSearch):
         without = _ConcreteSearch(self.cards, self.game, 1, replace(self.reductions, twins=False))
         if without._dead_end(stack, tab, ace, kings, fmask):
             return True
-        drawn = fmask | tab
-        for card in stack:
-            drawn |= 1 << card
-        position = 0
-        while position < self.n and (drawn >> self.order[position]) & 1:
-            position += 1
-        plain = _ConcreteSearch(self.cards, self.game, 10**6, PLAIN)
-        assert not plain._dfs(position, stack, tab, ace, kings, fmask)
+        _assert_lost_for_the_plain_search(self, stack, tab, ace, kings, fmask)
         _CheckedTwins.checked += 1
         return True
 

@@ -35,6 +35,11 @@
 #define NO_BLOCK (1 << 30) /* a card that no discard-pile level blocks */
 #define FOR_EVER (-1)      /* a host that never takes a card again */
 
+/* The reduction bits this build knows (all of them set). solver.py compares it with its
+   own list: a module built from an older _concrete.c (a checkout updated without
+   rebuilding) would ignore a new bit and search differently, so it is not used then. */
+#define REDUCTION_BITS 0xFF
+
 /* Reductions, one bit each (solver.py's Reductions, in its field order). */
 enum {
     DRAW_FIRST = 1,
@@ -620,6 +625,11 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
                           &limit, &first_round, &discard, &ace_base, &king_base))
         return NULL;
     int n = (int)order.len;
+    if ((flags & ~REDUCTION_BITS) != 0) {
+        PyBuffer_Release(&order);
+        PyErr_SetString(PyExc_ValueError, "unknown reduction bits (this build is older)");
+        return NULL;
+    }
     if (n < 4 || n > MAXN || ranks * 4 != n || ranks > 13 || slots < 0 || slots > 8 ||
         first_round < 1) {
         PyBuffer_Release(&order);
@@ -737,4 +747,11 @@ static struct PyModuleDef module = {
     NULL,
 };
 
-PyMODINIT_FUNC PyInit__concrete(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__concrete(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && PyModule_AddIntConstant(m, "REDUCTIONS", REDUCTION_BITS) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,5 +1,8 @@
 """Types of the compiled concrete search (_concrete.c); machfsol.odds.solver calls it."""
 
+#: The reduction bits this build knows (Reductions.flags with every reduction on).
+REDUCTIONS: int
+
 def search(
     order: bytes,
     ranks: int,

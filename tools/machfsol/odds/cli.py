@@ -21,6 +21,7 @@ from machfsol.odds.chart import draw_chart
 from machfsol.odds.cluster import check_address
 from machfsol.odds.solver import (
     COMPILED,
+    COMPILED_OUT_OF_DATE,
     DEFAULT_NODE_LIMITS,
     Verdict,
     search,
@@ -128,8 +129,13 @@ def _decks(text: str) -> list[int]:
 
 def _note_without_compiled_search() -> None:
     if not COMPILED:
+        state = (
+            "is out of date (rebuild it: pip install -e . or bash .ci/setup)"
+            if COMPILED_OUT_OF_DATE
+            else "is not built"
+        )
         print(
-            "machfsol: note: the compiled search is not built; the Python search gives "
+            f"machfsol: note: the compiled search {state}; the Python search gives "
             "the same answers, about 60 times slower",
             file=sys.stderr,
         )

@@ -145,9 +145,6 @@ try:  # the compiled form of the concrete search, built by setuptools with the p
 except ImportError:  # pragma: no cover - a build without a C compiler
     _concrete = None  # type: ignore[assignment]
 
-#: Is the compiled search there? (Else the same search runs in Python, about 60 times
-#: slower; ``machfsol odds`` and ``machfsol solve`` say so.)
-COMPILED = _concrete is not None
 
 #: Default bound on searched states per deal, per variant. MAChFsol 1's token model
 #: never needed 200,000 on 90,000 deals (seconds at worst). A MAChFsol 2 state costs
@@ -573,6 +570,19 @@ class Reductions:
 
 PLAIN = Reductions.none()
 ALL_REDUCTIONS = Reductions()
+
+#: A compiled module built from an older _concrete.c (a checkout updated without
+#: rebuilding it) does not know every reduction: it would search differently, so it is
+#: set aside, and the commands say how to rebuild it.
+COMPILED_OUT_OF_DATE = (
+    _concrete is not None and getattr(_concrete, "REDUCTIONS", 0) != ALL_REDUCTIONS.flags
+)
+if COMPILED_OUT_OF_DATE:
+    _concrete = None  # type: ignore[assignment]
+
+#: Is the compiled search there? (Else the same search runs in Python, about 60 times
+#: slower; ``machfsol odds`` and ``machfsol solve`` say so.)
+COMPILED = _concrete is not None
 
 #: What a reduction needs to run alone: the symmetry holds only while Kings stay, and the
 #: twins refinement is part of the dead-end test.
@@ -1174,8 +1184,9 @@ def _compiled_search(
     """The concrete search in the compiled module: (found, nodes, line) as
     :meth:`_ConcreteSearch.solve` gives them."""
     if _concrete is None:
+        state = "is out of date" if COMPILED_OUT_OF_DATE else "is not built"
         raise CompiledSearchMissing(
-            "the compiled search (machfsol.odds._concrete) is not built: reinstall the "
+            f"the compiled search (machfsol.odds._concrete) {state}: reinstall the "
             "package with a C compiler at hand (bash .ci/setup, or pip install -e .)"
         )
     deck = order[0]
@@ -1231,6 +1242,7 @@ def transcript(
 
 __all__ = [
     "COMPILED",
+    "COMPILED_OUT_OF_DATE",
     "CompiledSearchMissing",
     "DEFAULT_NODE_LIMITS",
     "DRAW",
