@@ -35,11 +35,6 @@
 #define NO_BLOCK (1 << 30) /* a card that no discard-pile level blocks */
 #define FOR_EVER (-1)      /* a host that never takes a card again */
 
-/* The reduction bits this build knows (all of them set). solver.py compares it with its
-   own list: a module built from an older _concrete.c (a checkout updated without
-   rebuilding) would ignore a new bit and search differently, so it is not used then. */
-#define REDUCTION_BITS 0xFF
-
 /* Reductions, one bit each (solver.py's Reductions, in its field order). */
 enum {
     DRAW_FIRST = 1,
@@ -50,6 +45,11 @@ enum {
     ITERATIVE = 32,
     ENDGAME = 64,
     TWINS = 128,
+    /* Every bit this build knows, exported as REDUCTIONS: solver.py compares it with its
+       own list, since a module built from an older _concrete.c (a checkout updated
+       without rebuilding) would ignore a new bit and search differently. */
+    REDUCTION_BITS = DRAW_FIRST | SAFE_MOVES | KINGS_STAY | SYMMETRY | DEAD_ENDS | ITERATIVE |
+                     ENDGAME | TWINS,
 };
 
 enum { WON = 1, LOST = 0, STOPPED = -1, FAILED = -2 };
