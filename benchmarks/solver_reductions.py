@@ -9,7 +9,9 @@ of the DECK-card deck (default 36) that the autoplay policy loses, which are the
 
 * variant 1: the plain move-by-move search, then the token model;
 * variant 2: the plain search, each reduction alone (``Reductions`` in
-  machfsol.odds.solver), and all of them together.
+  machfsol.odds.solver), and all of them together, each with the stock-order test from
+  the first state on; then all of them as ``machfsol odds`` runs them ("all, as the
+  table": the stock-order test only after STOCK_ORDER_AFTER states).
 
 For each it prints the verdicts (a configuration that disagrees with the plain search on
 any deal is a bug and is flagged), the states searched, the CPU time, states per second
@@ -32,12 +34,24 @@ from machfsol.engine.autoplay import play, policy_move
 from machfsol.engine.cards import Card
 from machfsol.engine.deal import deal
 from machfsol.engine.rules import Position, variant
-from machfsol.odds.solver import EACH_REDUCTION, Reductions, Verdict, search
+from machfsol.odds.solver import (
+    ALL_REDUCTIONS,
+    EACH_REDUCTION,
+    STOCK_ORDER_AFTER,
+    Reductions,
+    Verdict,
+    search,
+)
 
 NO = Reductions.none()
 
-#: Variant 2's configurations, by name: none, each reduction alone, all.
-V2_CONFIGS: dict[str, Reductions | None] = {"plain": None, **EACH_REDUCTION}
+#: Variant 2's configurations, by name: (reductions, states before the stock-order test
+#: comes in): none, each reduction alone, all; then all as the table runs them.
+V2_CONFIGS: dict[str, tuple[Reductions | None, int]] = {
+    "plain": (None, 0),
+    **{name: (reductions, 0) for name, reductions in EACH_REDUCTION.items()},
+    "all, as the table": (ALL_REDUCTIONS, STOCK_ORDER_AFTER),
+}
 
 
 def _run(
@@ -45,6 +59,7 @@ def _run(
     number: int,
     reductions: Reductions | None,
     limit: int,
+    after: int = 0,
 ) -> tuple[list[Verdict], int, float]:
     verdicts: list[Verdict] = []
     nodes = 0
@@ -55,7 +70,7 @@ def _run(
         elif number == 1:
             solution = search(order, number, limit)
         else:
-            solution = search(order, number, limit, reductions=reductions)
+            solution = search(order, number, limit, reductions=reductions, stock_order_after=after)
         verdicts.append(solution.verdict)
         nodes += solution.nodes
     return verdicts, nodes, time.process_time() - started
@@ -81,11 +96,11 @@ def main() -> int:
             for seed in range(1, deals + 1)
             if not play(Position(order := deal(seed, deck), game), policy_move).is_won()
         ]
-        configs = V2_CONFIGS if number == 2 else {"plain": None, "token model": NO}
+        configs = V2_CONFIGS if number == 2 else {"plain": (None, 0), "token model": (NO, 0)}
         reference: list[Verdict] | None = None
         plain_cpu = 0.0
-        for name, reductions in configs.items():
-            verdicts, nodes, cpu = _run(orders, number, reductions, limit)
+        for name, (reductions, after) in configs.items():
+            verdicts, nodes, cpu = _run(orders, number, reductions, limit, after)
             if reference is None:
                 reference, plain_cpu = verdicts, cpu
             disagree = [

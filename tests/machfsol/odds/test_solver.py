@@ -119,7 +119,9 @@ def test_each_variant_2_reduction_agrees_with_plain_search(
 ) -> None:
     for seed in seeds:
         order = deal(seed, size)
-        reduced = search(order, 2, 10**6, reductions=ONE_BY_ONE[which])
+        # The stock-order test from the first state on (by default only hard deals,
+        # beyond STOCK_ORDER_AFTER states, get it).
+        reduced = search(order, 2, 10**6, reductions=ONE_BY_ONE[which], stock_order_after=0)
         plain = search(order, 2, 10**6, plain=True)
         assert reduced.verdict is plain.verdict is not Verdict.UNKNOWN, seed
 
@@ -130,7 +132,19 @@ def test_the_compiled_search_is_the_python_search(which: str, size: int, seeds: 
     """Same verdict, same states counted, same winning line: the same search."""
     reductions = PLAIN if which == "plain" else ONE_BY_ONE[which]
     for seed in seeds:
-        _assert_same_search(deal(seed, size), 2, seed, reductions=reductions)
+        _assert_same_search(deal(seed, size), 2, seed, reductions=reductions, stock_order_after=0)
+
+
+#: Deals where the stock-order test cuts states (among seeds 1..60 of 32 to 40 cards).
+STOCK_ORDER_FIRES = [(32, 35), (32, 48), (36, 2), (36, 54), (36, 57), (40, 35), (40, 38), (40, 43)]
+
+
+@pytest.mark.parametrize("after", [0, 100])
+def test_the_compiled_stock_order_test_is_the_python_one(after: int) -> None:
+    # Deals where the stock-order test cuts states, from the first state on and after
+    # the first 100 (the switch itself must happen at the same state in both forms).
+    for size, seed in STOCK_ORDER_FIRES:
+        _assert_same_search(deal(seed, size), 2, seed, stock_order_after=after)
 
 
 def _assert_same_search(order: Sequence[Card], number: int, seed: int, **how: Any) -> None:
@@ -204,7 +218,7 @@ def test_the_compiled_search_knows_every_reduction_and_refuses_others() -> None:
     order = bytes(card.number for card in deal(1, 24))
     places = (solver.DISCARD, solver.ACE_BASE, solver.KING_BASE)
     with pytest.raises(ValueError, match="unknown reduction bits"):
-        solver._concrete.search(order, 6, 2, False, known + 1, 1000, 1000, places)
+        solver._concrete.search(order, 6, 2, False, known + 1, 1000, 1000, places, 0)
 
 
 def test_reductions_by_name() -> None:
@@ -290,6 +304,36 @@ def test_every_dead_end_of_the_twins_refinement_is_lost_for_the_plain_search() -
     for size, seed in [(36, 1), (40, 18), (40, 29), (40, 37), (40, 38), (44, 1), (44, 9), (44, 24)]:
         _CheckedTwins(deal(seed, size), variant(2), 10**6).solve()
     assert _CheckedTwins.checked >= 150  # the refinement did fire, and was right each time
+
+
+class _CheckedStockOrder(_ConcreteSearch):
+    """The reduced search with the stock-order test from the first state on, but every
+    state that only the stock-order test calls lost (the dead-end test does not) is
+    searched again from scratch by the plain search, which must agree."""
+
+    checked = 0
+
+    def _stock_dead(
+        self, p: int, stack: tuple[int, ...], tab: int, ace: int, kings: tuple[int, ...], fmask: int
+    ) -> bool:
+        if not super()._stock_dead(p, stack, tab, ace, kings, fmask):
+            return False
+        _assert_lost_for_the_plain_search(self, stack, tab, ace, kings, fmask)
+        _CheckedStockOrder.checked += 1
+        return True
+
+
+def test_every_dead_end_of_the_stock_order_test_is_lost_for_the_plain_search() -> None:
+    # Deals where it fires (among seeds 1..60 of 32 to 40 cards and 1..40 of 44 cards).
+    for size, seed in [*STOCK_ORDER_FIRES, (44, 1), (44, 22), (44, 24), (44, 25), (44, 39)]:
+        _CheckedStockOrder(deal(seed, size), variant(2), 10**6, stock_order_after=0).solve()
+    assert _CheckedStockOrder.checked >= 200  # the test did fire, and was right each time
+
+
+def test_the_stock_order_test_needs_the_dead_end_test() -> None:
+    with pytest.raises(ValueError, match="stock-order test is part of the dead-end test"):
+        Reductions(twins=False, dead_ends=False)
+    assert EACH_REDUCTION["stock_order"] == Reductions.only("dead_ends", "stock_order")
 
 
 def test_twins_need_the_dead_end_test() -> None:

@@ -45,11 +45,12 @@ enum {
     ITERATIVE = 32,
     ENDGAME = 64,
     TWINS = 128,
+    STOCK_ORDER = 256,
     /* Every bit this build knows, exported as REDUCTIONS: solver.py compares it with its
        own list, since a module built from an older _concrete.c (a checkout updated
        without rebuilding) would ignore a new bit and search differently. */
     REDUCTION_BITS = DRAW_FIRST | SAFE_MOVES | KINGS_STAY | SYMMETRY | DEAD_ENDS | ITERATIVE |
-                     ENDGAME | TWINS,
+                     ENDGAME | TWINS | STOCK_ORDER,
 };
 
 enum { WON = 1, LOST = 0, STOPPED = -1, FAILED = -2 };
@@ -83,6 +84,7 @@ typedef struct {
     int line_len;
     int draw_early;
     int64_t nodes, bound, limit;
+    int64_t stock_after; /* STOCK_ORDER: the stock-order test after this many states */
     int place_discard, place_ace, place_king;
     int interrupted;
     KeySet seen;
@@ -234,16 +236,37 @@ static int line_push(Search *s, int card, int place) {
 
 /* ---------------------------------------------------------------- dead ends */
 
-/* The stuck-cards test of solver.py's _ConcreteSearch._dead_end, step for step. */
-static int dead_end(const Search *s, int top, uint64_t tab, uint32_t ace, uint64_t fmask) {
+/* The stuck-cards test of solver.py's _ConcreteSearch._dead_end, step for step.
+ * ``drawn`` < 0: the stock is available at once and never waits (the dead-end test).
+ * Else the stock-order test's view of one pile level (solver.py's _stock_counts): the
+ * stock's next ``drawn`` cards are drawn (available, and waiting in the tableau when
+ * stuck, like tableau cards), the others not yet (held back), except that with
+ * ``rest_drawn`` the cards after those are drawn too but not counted as waiting.
+ * ``counts``, when given, receives the number of waiting cards at each level below top
+ * (then the whole count is made, not stopped at the first overflow). */
+static int dead_end_at(const Search *s, int p, int top, uint64_t tab, uint32_t ace,
+                       uint64_t fmask, int drawn, int rest_drawn, int *counts) {
     int level[MAXN], hold[MAXN], ace_block[MAXN], king_block[MAXN], host_block[MAXN];
+    int out[MAXN];
     int diff[MAXN + 2];
     int n = s->n, r = s->r;
+    uint64_t stock = 0;
     if (top < 2) return 0;
     for (int c = 0; c < n; c++) {
         level[c] = hold[c] = host_block[c] = ace_block[c] = king_block[c] = NO_BLOCK;
     }
     for (int d = 0; d < top; d++) level[s->stack[d]] = hold[s->stack[d]] = d;
+    if (drawn >= 0) {
+        /* Drawn: available from the top level on ("top"); held back: not before the
+         * pile is gone (-1). Only comparisons with pile levels matter (docs/ODDS.md). */
+        for (int q = p; q < n; q++) {
+            int c = s->order[q], h = q - p < drawn || rest_drawn ? top : -1;
+            stock |= 1ULL << c;
+            level[c] = hold[c] = h;
+            out[c] = q - p < drawn ? top - 1 : -1;
+            if (s->is_king[c]) host_block[c] = h;
+        }
+    }
     int changed = 1;
     while (changed) {
         for (int suit = 0; suit < 4; suit++) {
@@ -306,8 +329,14 @@ static int dead_end(const Search *s, int top, uint64_t tab, uint32_t ace, uint64
         for (int j = 0; j < s->n_down; j++) {
             int c = s->downwards[j], c2 = c + 2 * r;
             if (s->suit[c] >= 2 || ((fmask >> c) & 1) || ((fmask >> c2) & 1)) continue;
-            int d1 = level[c] < NO_BLOCK ? level[c] : ((tab >> c) & 1) ? top - 1 : -1;
-            int d2 = level[c2] < NO_BLOCK ? level[c2] : ((tab >> c2) & 1) ? top - 1 : -1;
+            int d1 = ((stock >> c) & 1)    ? out[c]
+                     : level[c] < NO_BLOCK ? level[c]
+                     : ((tab >> c) & 1)    ? top - 1
+                                           : -1;
+            int d2 = ((stock >> c2) & 1)    ? out[c2]
+                     : level[c2] < NO_BLOCK ? level[c2]
+                     : ((tab >> c2) & 1)    ? top - 1
+                                            : -1;
             int b1 = host_block[s->host1[c]], b2 = host_block[s->host2[c]];
             int lo = b1 < b2 ? b1 : b2, hi = (b1 < b2 ? b2 : b1) - 1;
             if (ace_block[c] > lo) lo = ace_block[c];
@@ -339,10 +368,57 @@ static int dead_end(const Search *s, int top, uint64_t tab, uint32_t ace, uint64
             diff[top]--;
         }
     }
+    for (int q = p; q < p + drawn && q < n; q++) {
+        /* A drawn stock card must leave the pile before the pile's level below it: like
+         * a tableau card. */
+        int c = s->order[q];
+        if (s->rank[c] == 0 || s->is_king[c]) continue; /* it goes to its pile at once */
+        int free = ace_block[c] > king_block[c] ? ace_block[c] : king_block[c];
+        if (free < top) {
+            diff[free]++;
+            diff[top]--;
+        }
+    }
     int stuck = 0;
+    if (counts != NULL) {
+        for (int lv = 0; lv < top; lv++) {
+            stuck += diff[lv];
+            counts[lv] = stuck;
+        }
+        return 0;
+    }
     for (int lv = 0; lv < top; lv++) {
         stuck += diff[lv];
         if (stuck > s->slots) return 1;
+    }
+    return 0;
+}
+
+static int dead_end(const Search *s, int top, uint64_t tab, uint32_t ace, uint64_t fmask) {
+    return dead_end_at(s, 0, top, tab, ace, fmask, -1, 0, NULL);
+}
+
+/* The stock-order test (solver.py's _ConcreteSearch._stock_dead): going down the pile's
+ * levels from the top, the number of the stock's cards drawn can only grow; the state is
+ * lost when every such schedule meets a level where too many cards wait. One walk down
+ * the levels with the fewest cards drawn that keep each level within the spaces; each
+ * number drawn is counted only when the walk needs it (solver.py counts them all: the
+ * same answer). */
+static int stock_dead(const Search *s, int p, int top, uint64_t tab, uint32_t ace,
+                      uint64_t fmask) {
+    int counts[MAXN + 1][MAXN];
+    int most = s->n - p;
+    int drawn = 0, made = -1;
+    if (top < 2) return 0;
+    for (int lv = top - 1; lv >= 0; lv--) {
+        for (;;) {
+            if (drawn > made) {
+                made = drawn;
+                dead_end_at(s, p, top, tab, ace, fmask, drawn, drawn == most, counts[drawn]);
+            }
+            if (counts[drawn][lv] <= s->slots) break;
+            if (++drawn > most) return 1;
+        }
     }
     return 0;
 }
@@ -458,6 +534,9 @@ static int dfs(Search *s, int p, int top, uint64_t tab, uint32_t ace, uint64_t f
         return FAILED;
     }
     if ((flags & DEAD_ENDS) && dead_end(s, top, tab, ace, fmask)) goto lost;
+    if ((flags & STOCK_ORDER) && p < n && s->nodes > s->stock_after) {
+        if (stock_dead(s, p, top, tab, ace, fmask)) goto lost;
+    }
     uint64_t playable = ace_next;
     for (int i = 0; i < 4; i++) {
         int t = pile_top(s, i);
@@ -603,16 +682,18 @@ static int solve(Search *s, int64_t first_round) {
 /* ---------------------------------------------------------------- Python */
 
 PyDoc_STRVAR(search_doc,
-             "search(order, ranks, slots, same_suit, flags, limit, first_round, places)\n"
+             "search(order, ranks, slots, same_suit, flags, limit, first_round, places,\n"
+             "       stock_order_after)\n"
              "--\n\n"
              "The concrete search of a deal: ``order`` is the card numbers in dealing order\n"
              "(bytes), ``ranks`` the ranks per suit, ``slots`` the tableau spaces, ``same_suit``\n"
              "True for variant 1's King piles (else alternating colours), ``flags`` the\n"
              "reductions (bit 0 draw_first, 1 safe_moves, 2 kings_stay, 3 symmetry, 4\n"
-             "dead_ends, 5 iterative, 6 endgame, 7 twins), ``limit`` the node limit\n"
-             "(negative: none),\n"
+             "dead_ends, 5 iterative, 6 endgame, 7 twins, 8 stock_order), ``limit`` the node\n"
+             "limit (negative: none),\n"
              "``first_round`` the first round's states, ``places`` the engine's (DISCARD,\n"
-             "ACE_BASE, KING_BASE). Returns (verdict, nodes, line): verdict 1 won, 0 lost,\n"
+             "ACE_BASE, KING_BASE), ``stock_order_after`` the states searched before the\n"
+             "stock-order test is used. Returns (verdict, nodes, line): verdict 1 won, 0 lost,\n"
              "-1 the limit was reached; line the (card, place) steps of the win, a draw\n"
              "being (-1, DISCARD).");
 
@@ -620,9 +701,9 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer order;
     int ranks, slots, same_suit, flags, discard, ace_base, king_base;
-    long long limit, first_round;
-    if (!PyArg_ParseTuple(args, "y*iipiLL(iii)", &order, &ranks, &slots, &same_suit, &flags,
-                          &limit, &first_round, &discard, &ace_base, &king_base))
+    long long limit, first_round, stock_after;
+    if (!PyArg_ParseTuple(args, "y*iipiLL(iii)L", &order, &ranks, &slots, &same_suit, &flags,
+                          &limit, &first_round, &discard, &ace_base, &king_base, &stock_after))
         return NULL;
     int n = (int)order.len;
     if ((flags & ~REDUCTION_BITS) != 0) {
@@ -648,6 +729,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     s->slots = slots;
     s->flags = flags;
     s->limit = limit < 0 ? INT64_MAX : (int64_t)limit;
+    s->stock_after = stock_after;
     s->place_discard = discard;
     s->place_ace = ace_base;
     s->place_king = king_base;

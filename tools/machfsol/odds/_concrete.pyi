@@ -12,5 +12,6 @@ def search(
     limit: int,
     first_round: int,
     places: tuple[int, int, int],
+    stock_order_after: int,
     /,
 ) -> tuple[int, int, list[tuple[int, int]]]: ...

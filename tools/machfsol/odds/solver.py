@@ -228,6 +228,21 @@ def _too_many_stuck(stack_len: int, spans: list[tuple[int, int]], slots: int) ->
     return False
 
 
+def _stuck_counts(stack_len: int, spans: list[tuple[int, int]]) -> list[int]:
+    """How many cards wait in the tableau at each pile level below ``stack_len``: the
+    counts that :func:`_too_many_stuck` compares with the spaces."""
+    diff = [0] * (stack_len + 1)
+    for low, high in spans:
+        diff[low] += 1
+        diff[high] -= 1
+    counts = []
+    stuck = 0
+    for level in range(stack_len):
+        stuck += diff[level]
+        counts.append(stuck)
+    return counts
+
+
 # --------------------------------------------------------------------------- variant 1
 
 
@@ -542,12 +557,15 @@ class Reductions:
     iterative: bool = True  # rounds with growing bounds, two move orders
     endgame: bool = True  # stock used up: a card that can never host goes to its Ace pile
     twins: bool = True  # dead ends: twins compete for their two hosts (with dead_ends)
+    stock_order: bool = True  # dead ends: the stock comes in its order (with dead_ends)
 
     def __post_init__(self) -> None:
         if self.symmetry and not self.kings_stay:
             raise ValueError("the King-pile symmetry holds only while Kings stay")
         if self.twins and not self.dead_ends:
             raise ValueError("the twins refinement is part of the dead-end test")
+        if self.stock_order and not self.dead_ends:
+            raise ValueError("the stock-order test is part of the dead-end test")
 
     @classmethod
     def none(cls) -> Reductions:
@@ -586,7 +604,11 @@ COMPILED = _concrete is not None
 
 #: What a reduction needs to run alone: the symmetry holds only while Kings stay, and the
 #: twins refinement is part of the dead-end test.
-_NEEDS: dict[str, tuple[str, ...]] = {"symmetry": ("kings_stay",), "twins": ("dead_ends",)}
+_NEEDS: dict[str, tuple[str, ...]] = {
+    "symmetry": ("kings_stay",),
+    "twins": ("dead_ends",),
+    "stock_order": ("dead_ends",),
+}
 
 #: Each reduction alone (with what it needs), then all of them: the searches the tests and
 #: the benchmarks hold to the plain search one by one.
@@ -597,6 +619,12 @@ EACH_REDUCTION: dict[str, Reductions] = {
 
 #: States searched in the first round of the iterative search (then twice as many).
 FIRST_ROUND = 1_000
+
+#: The stock-order test costs a few dead-end tests per state: it is switched on only
+#: once a search has gone through this many states (the search is deterministic, so
+#: the same deal still gives the same states), so that the many quick deals never pay
+#: for it and the few hard ones get it (docs/ODDS.md, "Speed").
+STOCK_ORDER_AFTER = 100_000
 
 _NO_BLOCK = _NEVER  # a card that no pile level blocks
 _FOR_EVER = -1  # a host that can never take a card again (it is on its Ace pile)
@@ -618,6 +646,7 @@ class _ConcreteSearch:
         game: Variant,
         limit: int,
         reductions: Reductions = ALL_REDUCTIONS,
+        stock_order_after: int = STOCK_ORDER_AFTER,
     ) -> None:
         deck = order[0]
         self.cards = tuple(order)
@@ -630,6 +659,7 @@ class _ConcreteSearch:
         self.bound = limit  # the node count at which this round stops
         self.draw_early = False  # try the draw before the other moves
         self.reductions = reductions
+        self.stock_order_after = stock_order_after
         self.nodes = 0
         self.seen: set[tuple[int, ...]] = set()
         self.line: list[tuple[int, int]] = []
@@ -670,6 +700,7 @@ class _ConcreteSearch:
         self._king_block = [_NO_BLOCK] * n
         self._host_block = [_NO_BLOCK] * n
         self._hold = [_NO_BLOCK] * n
+        self._out = [-1] * n
 
     def _ace_next(self, ace: int) -> int:
         """The cards the Ace piles ``ace`` take next, as a bit mask (memoized: a search
@@ -770,22 +801,88 @@ class _ConcreteSearch:
         first; a covered host must lose the cards above it, which go to their Ace
         piles; a host on an Ace pile never takes a card again). A card is stuck until
         the shallower of the two. :func:`_too_many_stuck` counts the cards that must
-        wait in the tableau at once.
+        wait in the tableau at once. The stock is taken to be available at once.
+        """
+        spans = self._stuck_spans(0, stack, tab, ace, kings, fmask, None, False)
+        return _too_many_stuck(len(stack), spans, self.slots)
+
+    def _stock_dead(
+        self, p: int, stack: tuple[int, ...], tab: int, ace: int, kings: tuple[int, ...], fmask: int
+    ) -> bool:
+        """The stock-order test (module docstring): True only for a lost state.
+
+        The dead-end test above takes a card still in the stock to be available at
+        once. Here the stock comes in its order: while the pile is dug from its top
+        level down, the number ``m`` of the stock's cards drawn so far can only grow,
+        and at each level the cards that must wait in the tableau are counted with the
+        stock's first ``m`` cards drawn (available, and waiting in the tableau like a
+        tableau card when they are stuck) and the others not yet (:meth:`_stuck_spans`).
+        The state is lost when every such schedule meets a level where more cards wait
+        than there are spaces. The fewest cards drawn that keep a level within the
+        spaces is the best start for the levels below, so one walk down the levels
+        decides it.
         """
         top = len(stack)
-        if top < 2:
+        if top < 2 or p >= self.n:
             return False
+        most = self.n - p
+        counts = [
+            _stuck_counts(top, self._stuck_spans(p, stack, tab, ace, kings, fmask, m, m == most))
+            for m in range(most + 1)
+        ]
+        drawn = 0
+        for lv in range(top - 1, -1, -1):
+            while counts[drawn][lv] > self.slots:
+                drawn += 1
+                if drawn > most:
+                    return True
+        return False
+
+    def _stuck_spans(
+        self,
+        p: int,
+        stack: tuple[int, ...],
+        tab: int,
+        ace: int,
+        kings: tuple[int, ...],
+        fmask: int,
+        drawn: int | None,
+        rest_drawn: bool,
+    ) -> list[tuple[int, int]]:
+        """The spans of pile levels over which cards must wait in the tableau, for
+        :func:`_too_many_stuck` (see :meth:`_dead_end`). ``drawn`` None: the stock is
+        available at once and never waits (the dead-end test). Else the stock-order
+        test's view of one level (:meth:`_stock_dead`): the stock's first ``drawn``
+        cards are drawn, available from the top level on and waiting in the tableau
+        when stuck, like tableau cards; the others are held back (not available before
+        the pile is gone), except that with ``rest_drawn`` they are drawn too but not
+        counted as waiting. Only comparisons of these levels with the level counted
+        matter, so "drawn" is the top level and "held back" is -1.
+        """
+        top = len(stack)
         ranks = self.r
         level = self._level
         ace_block = self._ace_block
         king_block = self._king_block
         host_block = self._host_block
         hold = self._hold
+        out = self._out
         for depth, card in enumerate(stack):
             level[card] = depth
             hold[card] = depth
         for king in self.kings:
             host_block[king] = _NO_BLOCK  # in the stock, or on its pile (set below)
+        stock = 0
+        if drawn is not None:
+            order, is_king = self.order, self.is_king
+            for q in range(p, self.n):
+                card = order[q]
+                here = top if q - p < drawn or rest_drawn else -1
+                stock |= 1 << card
+                level[card] = hold[card] = here
+                out[card] = top - 1 if q - p < drawn else -1
+                if is_king[card]:
+                    host_block[card] = here
         # A card below others on a King pile holds its suit's Ace pile back until they
         # have gone to their own Ace piles: repeat until no such hold grows deeper.
         changed = True
@@ -872,8 +969,14 @@ class _ConcreteSearch:
             for card, twin, one, other in self.twin_pairs:
                 if (fmask >> card) & 1 or (fmask >> twin) & 1:
                     continue
-                here = _out_of_pile_until(level[card], (tab >> card) & 1, top)
-                there = _out_of_pile_until(level[twin], (tab >> twin) & 1, top)
+                if (stock >> card) & 1:
+                    here = out[card]
+                else:
+                    here = _out_of_pile_until(level[card], (tab >> card) & 1, top)
+                if (stock >> twin) & 1:
+                    there = out[twin]
+                else:
+                    there = _out_of_pile_until(level[twin], (tab >> twin) & 1, top)
                 low, high = host_block[one], host_block[other]
                 if high < low:
                     low, high = high, low
@@ -882,11 +985,25 @@ class _ConcreteSearch:
                 high = min(high, here, there)
                 if low <= high:
                     spans.append((low, high + 1))
-        self._forget(stack, kings)
-        return _too_many_stuck(top, spans, self.slots)
+        if drawn is not None:
+            # A drawn stock card must leave the pile before the level below it: it
+            # waits in the tableau like a tableau card (an Ace or a King goes to its
+            # pile when drawn).
+            for q in range(p, min(p + drawn, self.n)):
+                card = self.order[q]
+                if self.rank[card] == 0 or self.is_king[card]:
+                    continue
+                free = ace_block[card]
+                if king_block[card] > free:
+                    free = king_block[card]
+                if free < top:
+                    spans.append((free, top))
+        self._forget(stack, kings, p if drawn is not None else self.n)
+        return spans
 
-    def _forget(self, stack: tuple[int, ...], kings: tuple[int, ...]) -> None:
-        """Reset the scratch entries :meth:`_dead_end` set for this state."""
+    def _forget(self, stack: tuple[int, ...], kings: tuple[int, ...], p: int) -> None:
+        """Reset the scratch entries :meth:`_stuck_spans` set for this state (the stock
+        from ``p`` on included)."""
         level = self._level
         hold = self._hold
         for card in stack:
@@ -896,6 +1013,10 @@ class _ConcreteSearch:
             while pile:
                 hold[(pile & 63) - 1] = _NO_BLOCK
                 pile >>= 6
+        for q in range(p, self.n):
+            card = self.order[q]
+            level[card] = _NO_BLOCK
+            hold[card] = _NO_BLOCK
 
     def _dfs(
         self,
@@ -969,7 +1090,13 @@ class _ConcreteSearch:
         self.nodes += 1
         if self.nodes > self.bound:
             raise _LimitReached
-        if reductions.dead_ends and self._dead_end(stack, tab, ace, kings, fmask):
+        if reductions.dead_ends and (
+            self._dead_end(stack, tab, ace, kings, fmask)
+            or reductions.stock_order
+            and p < n
+            and self.nodes > self.stock_order_after
+            and self._stock_dead(p, stack, tab, ace, kings, fmask)
+        ):
             seen.add(key)
             del line[mark:]
             return False
@@ -1133,6 +1260,7 @@ def search(
     plain: bool = False,
     reductions: Reductions = ALL_REDUCTIONS,
     compiled: bool | None = None,
+    stock_order_after: int = STOCK_ORDER_AFTER,
 ) -> Solution:
     """Search the deal exhaustively (no autoplay first): the solver's own answer.
 
@@ -1145,6 +1273,9 @@ def search(
     same search state for state) when it is built, else in Python; ``compiled`` True
     insists on the compiled one (CompiledSearchMissing if it is not built), False on
     Python's. The answer and the node count are the same either way.
+    ``stock_order_after`` is the number of states searched before the stock-order test
+    comes in (the tests and benchmarks use 0, to hold it to the plain search on small
+    deals).
     """
     game = _game(game)
     if node_limit is None:
@@ -1163,9 +1294,11 @@ def search(
         if compiled is None:
             compiled = COMPILED
         if compiled:
-            found, nodes, line = _compiled_search(order, game, node_limit, chosen)
+            found, nodes, line = _compiled_search(
+                order, game, node_limit, chosen, stock_order_after
+            )
         else:
-            concrete = _ConcreteSearch(order, game, node_limit, chosen)
+            concrete = _ConcreteSearch(order, game, node_limit, chosen, stock_order_after)
             found, nodes, line = concrete.solve(), concrete.nodes, concrete.line
         if found:
             _realize_v2(position, line)
@@ -1179,7 +1312,11 @@ def search(
 
 
 def _compiled_search(
-    order: Sequence[Card], game: Variant, node_limit: int, reductions: Reductions
+    order: Sequence[Card],
+    game: Variant,
+    node_limit: int,
+    reductions: Reductions,
+    stock_order_after: int = STOCK_ORDER_AFTER,
 ) -> tuple[bool | None, int, list[tuple[int, int]]]:
     """The concrete search in the compiled module: (found, nodes, line) as
     :meth:`_ConcreteSearch.solve` gives them."""
@@ -1199,6 +1336,7 @@ def _compiled_search(
         node_limit,
         FIRST_ROUND,
         (DISCARD, ACE_BASE, KING_BASE),
+        stock_order_after,
     )
     return (None if verdict < 0 else verdict == 1), nodes, line
 
