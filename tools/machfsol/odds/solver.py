@@ -89,6 +89,22 @@ drops lines when another line that is at least as good is kept, so a LOST is a p
   counts. One rank up likewise: two twins can both be on King piles only once both of
   their own hosts can be King-pile tops and both are out of the pile, so the later of
   the pair's levels as hosts is the deeper of those (docs/ODDS.md gives the proof).
+* *Stock order* (part of the dead-end test, :meth:`_ConcreteSearch._stock_dead`). The
+  dead-end test takes a card still in the stock to be available at once; it is not: it
+  is drawn only after every card above it in the stock, onto the pile. Follow the pile's
+  levels from the top down (the moments the cards now on it leave it, in that order,
+  since the pile's own cards only leave from the top): before each such moment some
+  number ``m`` of the stock's cards has been drawn, and ``m`` can only grow as the pile
+  goes down. At one level, the stock's first ``m`` cards are drawn (available, and each
+  one stuck must have left the pile, which it lies on, so it waits in the tableau like
+  a tableau card) and the others not (not available then): the dead-end test's count
+  with those facts is a lower bound on the cards in the tableau at that moment. A state
+  is lost when every growing ``m`` meets a level where the count exceeds the spaces:
+  every line has some such schedule. (The test's counts compare levels only with the
+  level counted, so "drawn" and "held back" are just the top level and -1; docs/ODDS.md
+  gives the proof.) It costs a few dead-end tests per state, so a search uses it only
+  after ``STOCK_ORDER_AFTER`` states (deterministically, so that the states searched
+  are still reproducible): the quick deals never pay for it.
 * *Endgame.* Once the stock is used up, the discard top and the tableau cards are one
   window of T+1 cards: playing any of them lets the next card of the pile in (the top
   by becoming the top's successor, a tableau card by its space taking the top), so
