@@ -2,15 +2,19 @@
 #
 # One source for both games; tools/machfsol/basic_game.py generates each listing.
 # Preprocessor: "# " lines are source-only comments (dropped); "#V1 " and "#V2 " lines
-# are BASIC lines kept only in that variant's listing. Everything else is plain BASIC.
+# are BASIC lines kept only in that variant's listing; "#T " lines are the test mode's
+# own code, not in the program the disk carries: the program ENTERs them from H: in test
+# mode only (7000; docs/GAME.md, "Test mode"). Everything else is plain BASIC.
 # docs/GAME.md explains the keys and the test mode; docs/RULES.md is the rule book this
 # program follows move for move (same places, same forced order, same policy), and
 # docs/TRANSCRIPT.md the format of the transcripts the test mode writes.
 #
 # Speed: Atari BASIC looks for the target of every GOTO and GOSUB by walking the
 # program's lines from the start, so the code that runs for every card movement
-# (steps, forced steps, the policy, the transcript) comes first, at low line numbers,
-# and the set-up code last. Multiplications cost more than additions (C+C, not 2*C).
+# (steps, forced steps, the policy) comes first, at low line numbers, and the set-up
+# code last. Multiplications cost more than additions (C+C, not 2*C). On genuine BASIC
+# rev. C every statement counts: an array element costs about a tenth to a quarter of a
+# frame, and so does an IF with a comparison.
 #
 # Places use the engine's numbers: 0 stock, 1 discard, 2-9 tableau T1-T8,
 # 10-13 Ace piles S H C D, 14-17 King piles S H C D. A card is N = SUIT*NR+RANK.
@@ -24,10 +28,13 @@
 # Per card: SU suit, RK rank, FF the forced foundation of an Ace or King
 # (else 0), FA and FB the cards it may be put on in a King pile (52: none; PT(52) is
 # always -1), TA and TB the cards that may be put on it (53: none), WT how many
-# foundations take it now. US(1..SN) every step made (the undo stack, see 10), NM the
-# player's moves; RP=1 while undoing or replaying. LG=1 writes every step to #1.
+# foundations take it now, IT in the tableau when it is GN (the deal's number).
+# Kept by the steps for the policy (see 10): RC the tableau's cards a foundation takes
+# ("rescues"), KA the suits whose Ace pile takes a King-pile top. US and UD(1..SN)
+# every step made (the undo stack, see 10), NM the player's moves; RP=1 while undoing or
+# replaying; AP=1 while autoplaying (196). LG=1 writes the lay-out's steps to #1.
 # Place tables: PK(P) its kind (1 stock, 2 discard, 3 tableau, 4 Ace, 5 King pile),
-# P3(P) where its name starts in PN$.
+# P3(P) where its name starts in PN$ (test mode).
 #
 # ------------------------------------------------------------ set-up loops (first: fastest)
 #
@@ -51,30 +58,16 @@
 #V2 2 Y=X+NR+NR:Q=X-2:G=Y-2:FOR C=J TO J+NR1:CD$(C+C+2)=A$:NEXT C
 #V2 3 FOR C=J TO J+NR1*(S<2):FA(C)=C+X:FB(C)=C+Y:TA(C)=C+Q:TB(C)=C+G:NEXT C:NEXT S:GOTO 640
 #
-# ------------------------------------------------------------ the shuffle (first: fastest)
+# ------------------------------------------------------------ autoplay's moves (first: fastest)
 #
-# The deal is the engine's (machfsol/engine/deal.py), worked out by a 6502 routine,
-# tools/machfsol/atari/shuffle.s, assembled at build time: its bytes are the strings of
-# lines 7-8 (docs/GAME.md, "The shuffle routine"). What it does, in BASIC:
-#   FOR K=1 TO N:D(K)=K-1:NEXT K:X=SE
-#   FOR K=N TO 2 STEP -1:X=16807*X MOD 2147483647:J=1+(X MOD K)
-#   C=D(K):D(K)=D(J):D(J)=C:NEXT K
-# with exact 31-bit integers (16807*X has 15 digits, more than a BASIC number holds).
-# USR passes whole numbers 0-65535: the seed goes as H*65536+L, and as SE/65536 is not
-# exact, INT of it may be one off either way: lines 5-6 make H and L exact. Line 7's
-# routine gives the address of D(0) (it looks D up in BASIC's variable table), line 8's
-# writes the deal into D(1..N).
-#
-# Autoplay (AP=1, from 57) makes each move the policy chooses here, not in the policy's
-# lines, and decides again: the RETURNs of its two GOSUBs walk only the lines above.
-# (After any move but a draw the discard top cannot be an Ace or a King, so 36 is as
-# good a start for the forced steps as 37.)
-4 NM=NM+1:F=0:GOSUB 10:GOSUB 36:GOTO 101
-# The shuffle (GOSUB 5): D(1..N) = deal SE, by the 6502 routines of lines 7-8.
-5 H=INT(SE/65536):L=SE-H*65536:IF L<0 THEN H=H-1:L=L+65536
-6 IF L>65535 THEN H=H+1:L=L-65536
-7 X=USR(ADR("{CODE shuffle.s finder}"))
-8 X=USR(ADR("{CODE shuffle.s routine}"),N,H,L,X):RETURN
+# Autoplay (AP=1, from 196) makes each move the policy chooses here, not in the policy's
+# lines, and decides again: the RETURNs of its GOSUBs walk only the lines above. The
+# policy makes its draws itself, in line (108, 126), so this is any move but a draw:
+# after one the discard top cannot be an Ace or a King, so the forced steps start at 39,
+# and only when the move emptied a space (EM): after most moves (a King-pile top or the
+# discard top going up) there is nothing to fill, and no GOSUB.
+4 NM=NM+1:F=0:GOSUB 10:IF EM THEN GOSUB 39:GOTO 101
+5 GOTO 101
 #
 # Line 9 (from 11080): DL$, the deck's ranks as shown (L$), each followed by a place for
 # the suit, and from 27 the same in inverse video, and the first suit's ranks RK (11080
@@ -89,71 +82,89 @@
 # A card is "wanted" when WT>0. Empty tableau spaces hold 52, whose WT is always 0, and
 # the unused entries of TA/TB hold 53, a WT slot nobody reads.
 #
-# The step also keeps the undo stack (RP=0): US(SN)=SR+F+64*DS for every step, the forced
-# ones (F=32) too; a player's move is its own step (F=0) and the forced steps after it, so
-# undo (88) reverses steps back to one with F=0. Nothing else is needed to reverse a step:
+# And it keeps two counts, as it changes what they count, so that the policy need not
+# look over the table after every move: RC, the tableau's wanted cards (a card is in the
+# tableau while its IT is GN, the deal's number, so a new deal clears nothing: RC changes
+# when a card comes or goes, 20 and 23, or when a card in the tableau becomes wanted or
+# stops being wanted: G is the WT before a rise, after a fall), and KA, the suits whose
+# Ace pile takes a King-pile top (AN(S)=card and PT(card)>=0: a card becoming a top or
+# ceasing to be one, 12, 15, 25, 27, and an Ace pile needing its next card, 29). A deal
+# counts both afresh (610, as V1=1 asks: the lay-out puts cards up without steps).
+# KH(K), the rank of King pile K's top (KE when empty, see 651), is kept for the rescues'
+# distance (113).
+#
+# The step also keeps the undo stack (RP=0): US(SN)=SR+F and UD(SN)=DS for every step,
+# the forced ones (F=32) too (two arrays: no multiplication to keep it, no division to
+# read it back); a player's move is its own step (F=0) and the forced steps after it, so
+# undo (47) reverses steps back to one with F=0. Nothing else is needed to reverse a step:
 # the card is the top of its destination, and the step back is an ordinary step, with two
-# kinds only undo uses (16: a card back down from an Ace pile, 34: back onto the stock).
+# kinds only undo uses (70: a card back down from an Ace pile, 58: back onto the stock).
 10 REM STEP: CARD C FROM PLACE SR TO PLACE DS (F=32 IF FORCED, ELSE 0)
-11 ON PK(SR) GOTO 18,19,20,16,12
-12 V1=1:K=SR-14:FC=FC-1:PT(C)=-1:T9=UN(C):KT(K)=T9:KH(K)=KE:WT(TA(C))=WT(TA(C))-1:WT(TB(C))=WT(TB(C))-1
-13 IF T9>=0 THEN PT(T9)=K:KH(K)=RK(T9):WT(TA(T9))=WT(TA(T9))+1:WT(TB(T9))=WT(TB(T9))+1
-14 GOTO 21
-# Undo only: the top card C of an Ace pile goes back down, the pile needs C again.
-16 V1=1:K=SR-10:AN(K)=C:FC=FC-1:WT(C)=WT(C)+1:IF RK(C)<NR1 THEN WT(C+1)=WT(C+1)-1
+11 ON PK(SR) GOTO 18,19,20,70,12
+12 K=SR-14:PT(C)=-1:T9=UN(C):KT(K)=T9:KA=KA-(AN(SU(C))=C):X=TA(C):G=WT(X)-1:WT(X)=G:IF G=0 THEN RC=RC-(IT(X)=GN)
+13 X=TB(C):G=WT(X)-1:WT(X)=G:IF G=0 THEN RC=RC-(IT(X)=GN)
+14 FC=FC-1:IF T9<0 THEN KH(K)=KE:GOTO 21
+15 KH(K)=RK(T9):PT(T9)=K:KA=KA+(AN(SU(T9))=T9):X=TA(T9):G=WT(X):WT(X)=G+1:IF G=0 THEN RC=RC+(IT(X)=GN)
+16 X=TB(T9):G=WT(X):WT(X)=G+1:IF G=0 THEN RC=RC+(IT(X)=GN)
 17 GOTO 21
 18 P=P+1:GOTO 21
 19 WN=WN-1:GOTO 21
-20 V1=1:T(SR-2)=52:EM=EM+1:IF SR-2<LO THEN LO=SR-2
-21 ON PK(DS) GOTO 34,22,23,26,24
-22 WN=WN+1:W(WN)=C:GOTO 27
-23 V1=1:T(DS-2)=C:EM=EM-1:GOTO 27
-24 V1=1:K=DS-14:T9=KT(K):UN(C)=T9:IF T9>=0 THEN PT(T9)=-1:WT(TA(T9))=WT(TA(T9))-1:WT(TB(T9))=WT(TB(T9))-1
-25 FC=FC+1:PT(C)=K:KT(K)=C:KH(K)=RK(C):WT(TA(C))=WT(TA(C))+1:WT(TB(C))=WT(TB(C))+1:GOTO 27
-26 V1=1:AN(DS-10)=C+1:FC=FC+1:WT(C)=WT(C)-1:IF RK(C)<NR1 THEN WT(C+1)=WT(C+1)+1
-# The undo stack (not while undoing), the transcript line (test mode), or the two places
-# shown (keyboard play; a space emptied is not shown empty when a card fills it at once, as
-# the rules do when the discard pile or the stock has one), and a key pressed meanwhile
-# kept (see 285).
-27 IF RP=0 THEN SN=SN+1:US(SN)=SR+F+64*DS
-28 IF DI=0 THEN RETURN
-29 IF LG THEN PRINT #1;FM$(F/16+1,F/16+2);PN$(P3(SR),P3(SR)+2);PN$(P3(DS),P3(DS)+2);CO$(C+C+1,C+C+2):RETURN
-30 Q=DS:GOSUB 48:Q=SR:IF PK(SR)=3 THEN IF RP=0 THEN IF WN OR P<=N THEN 32
-31 GOSUB 48
-32 IF PEEK(764)<64 THEN GOSUB 285
-33 RETURN
-# Undo only: the card goes back on the stock (it is still D(P-1)).
-34 P=P-1:GOTO 27
-35 REM FORCED STEPS: ACE/KING ON THE DISCARD, THEN FILL THE LOWEST EMPTY SPACE
-36 IF WN THEN C=W(WN):IF FF(C) THEN SR=1:DS=FF(C):F=32:GOSUB 10:GOTO 36
-37 IF EM=0 THEN RETURN
-38 I=LO
-39 IF T(I)<52 THEN I=I+1:GOTO 39
-40 IF WN THEN C=W(WN):SR=1:GOTO 43
-41 IF P>N THEN RETURN
-42 C=D(P):SR=0
-43 DS=I+2:F=32:LO=I+1:GOSUB 10:IF FF(C) THEN SR=DS:DS=FF(C):GOSUB 10
-44 GOTO 36
-# Only a card just drawn can be an Ace or a King on the discard pile: after another move
-# the forced steps start at 37. A draw, the most frequent move, does its step in line (the
-# stock's top card onto the discard pile: lines 18 and 22), then what every step does (27).
-45 REM PLAY THE LEGAL MOVE SR->DS OF CARD C, THEN ITS FORCED STEPS
-46 NM=NM+1:F=0:IF SR THEN GOSUB 10:GOTO 37
-47 P=P+1:WN=WN+1:W(WN)=C:GOSUB 27:GOTO 36
-# 48 shows a place. PX(Q),PY(Q): where place Q's card is on the screen, CE$ every card's two characters
-# with -- before and after (card C at 2C+3: -1 and 52 show --), set by 6010, PX and PY by 10085 and 640. The
-# discard pile's W(0) is -1.
-48 REM SHOW PLACE Q: ITS TOP CARD (STOCK: THE CARDS LEFT; DISCARD: TOP AND SIZE)
-49 POSITION PX(Q),PY(Q):ON PK(Q) GOTO 55,54,50,51,53
-50 C9=T(Q-2):C9=C9+C9+3:PRINT CE$(C9,C9+1);:RETURN
-51 C9=AN(Q-10)-1:IF C9<(Q-10)*NR THEN C9=-1
-52 C9=C9+C9+3:PRINT CE$(C9,C9+1);:RETURN
-53 C9=KT(Q-14):C9=C9+C9+3:PRINT CE$(C9,C9+1);:RETURN
-54 C9=W(WN):C9=C9+C9+3:PRINT CE$(C9,C9+1);" (";WN;")  ";:RETURN
-55 PRINT N-P+1;" ";:RETURN
-# The policy (100) makes its own moves while AP=1 (line 4) and returns when the game is over.
-56 REM AUTOPLAY: THE POLICY'S MOVES TO THE END (500 COMES HERE)
-57 AP=1:GOSUB 100:AP=0:RETURN
+20 T(SR-2)=52:EM=EM+1:IT(C)=0:RC=RC-(WT(C)>0):IF SR-2<LO THEN LO=SR-2
+21 ON PK(DS) GOTO 58,22,23,29,24
+22 WN=WN+1:W(WN)=C:GOTO 31
+23 T(DS-2)=C:EM=EM-1:IT(C)=GN:RC=RC+(WT(C)>0):GOTO 31
+24 K=DS-14:T9=KT(K):UN(C)=T9:IF T9<0 THEN 27
+25 PT(T9)=-1:KA=KA-(AN(SU(T9))=T9):X=TA(T9):G=WT(X)-1:WT(X)=G:IF G=0 THEN RC=RC-(IT(X)=GN)
+26 X=TB(T9):G=WT(X)-1:WT(X)=G:IF G=0 THEN RC=RC-(IT(X)=GN)
+27 FC=FC+1:PT(C)=K:KT(K)=C:KH(K)=RK(C):KA=KA+(AN(SU(C))=C):X=TA(C):G=WT(X):WT(X)=G+1:IF G=0 THEN RC=RC+(IT(X)=GN)
+28 X=TB(C):GOTO 30
+29 AN(DS-10)=C+1:FC=FC+1:WT(C)=WT(C)-1:KA=KA+(PT(C+1)>=0):X=C+1:IF RK(C)=NR1 THEN 31
+30 G=WT(X):WT(X)=G+1:IF G=0 THEN RC=RC+(IT(X)=GN)
+# The undo stack (not while undoing or replaying), then in keyboard play (DI=1) the two
+# places shown (a space emptied is not shown empty when a card fills it at once, as the
+# rules do when the discard pile or the stock has one; a foundation not while undo shows
+# them all afterwards, WD=1), and a key pressed meanwhile kept (see 285).
+31 IF RP=0 THEN SN=SN+1:US(SN)=SR+F:UD(SN)=DS
+32 IF DI=0 THEN RETURN
+33 Q=DS:GOSUB 51:Q=SR:IF WD THEN 36
+34 IF PK(SR)=3 THEN IF RP=0 THEN IF WN OR P<=N THEN 36
+35 GOSUB 51
+36 IF PEEK(764)<64 THEN GOSUB 285
+37 RETURN
+# Forced steps (38): an Ace or a King on the discard pile goes up; then (39) the lowest
+# empty space is filled, from the discard pile, else the stock (an Ace or a King dealt
+# there goes up at once).
+38 IF WN THEN C=W(WN):IF FF(C) THEN SR=1:DS=FF(C):F=32:GOSUB 10:GOTO 38
+39 IF EM=0 THEN RETURN
+40 I=LO
+41 IF T(I)<52 THEN I=I+1:GOTO 41
+42 IF WN THEN C=W(WN):SR=1:GOTO 45
+43 IF P>N THEN RETURN
+44 C=D(P):SR=0
+45 DS=I+2:F=32:LO=I+1:GOSUB 10:IF FF(C) THEN SR=DS:DS=FF(C):GOSUB 10
+46 GOTO 38
+# Undo (47): the last move's steps reversed, the last first (its forced steps, then the
+# move); after a win whose final transfer was shown (WD=1), the foundations shown again
+# (76). RP=1 while it runs: the steps keep no undo entry, and a step shows no place of a
+# foundation while WD=1 (33), as 76 shows them all. Here, right after the steps: its
+# RETURNs and its loop walk few lines.
+47 RP=(NM>0):IF RP=0 THEN RETURN
+48 SR=UD(SN):DS=US(SN):SN=SN-1:F=0:IF DS>31 THEN DS=DS-32:F=32
+49 GOSUB 60:GOSUB 10:IF F THEN 48
+50 NM=NM-1:RP=0:X=WD:WD=0:ON X GOTO 76:RETURN
+# 51 shows place Q: its top card (the stock: the cards left; the discard pile: its top and
+# size). PX(Q),PY(Q): where place Q's card is on the screen, CE$ every card's two
+# characters with -- before and after (card C at 2C+3: -1 and 52 show --), set by 6010,
+# PX and PY by 10085 and 640. The discard pile's W(0) is -1.
+51 POSITION PX(Q),PY(Q):ON PK(Q) GOTO 57,56,52,53,55
+52 C9=T(Q-2):C9=C9+C9+3:PRINT CE$(C9,C9+1);:RETURN
+53 C9=AN(Q-10)-1:IF C9<(Q-10)*NR THEN C9=-1
+54 C9=C9+C9+3:PRINT CE$(C9,C9+1);:RETURN
+55 C9=KT(Q-14):C9=C9+C9+3:PRINT CE$(C9,C9+1);:RETURN
+56 C9=W(WN):C9=C9+C9+3:PRINT CE$(C9,C9+1);" (";WN;")  ";:RETURN
+57 PRINT N-P+1;" ";:RETURN
+# Undo only (from 21): the card goes back on the stock (it is still D(P-1)).
+58 P=P-1:GOTO 31
 60 REM C=TOP CARD OF PLACE SR, OR -1
 # (The stock's: D(N+1) is -1, set by 11010.)
 61 ON PK(SR) GOTO 62,64,65,67,69
@@ -164,34 +175,22 @@
 67 C=AN(SR-10)-1:IF C<(SR-10)*NR THEN C=-1
 68 RETURN
 69 C=KT(SR-14):RETURN
+# Undo only (from 11): the top card C of an Ace pile goes back down, the pile needs C
+# again (and no longer C+1; C is no King-pile top while it is on its Ace pile).
+70 K=SR-10:AN(K)=C:FC=FC-1:WT(C)=WT(C)+1:KA=KA-(PT(C+1)>=0):IF RK(C)=NR1 THEN 21
+71 X=C+1:G=WT(X)-1:WT(X)=G:RC=RC-(NOT G AND IT(X)=GN):GOTO 21
 # 73: a new deal and the first table (DI=3) show each tableau card as the lay-out (84)
 # puts it there.
 73 POSITION PX(I+2),PY(I+2):PRINT CE$(C+C+3,C+C+4);:NEXT I:EM=0:LO=TS:RETURN
-# 76 shows the foundations (an undo after the final transfer was shown, 6870). 78 puts a new deal
-# on the table as it is (from 8060), drawing only what it must: the foundations shown
-# empty before it (8060), the lay-out which then shows each tableau card (73) and each Ace or King
-# that goes up (670) as it puts it there (DI=3); then the stock, the discard pile, the
-# status line, and the prompt's two lines deleted and two blank ones inserted (four
-# characters instead of 78 blanks).
+# 76 shows the foundations (an undo after the final transfer was shown, 6870).
 76 FOR S=0 TO 3:Y=5+S+S:C9=AN(S)-1:IF C9<S*NR THEN C9=-1
 77 C9=C9+C9+3:POSITION 3,Y:PRINT CE$(C9,C9+1);:C9=KT(S)*2+3:POSITION 30,Y:PRINT CE$(C9,C9+1);:NEXT S:RETURN
-78 DI=3:PF=0:WF=0:WD=0:GOSUB 5:GOSUB 650:POSITION PX(1),PY(1):PRINT "-- (0)  ";:M8=0:IF M7 THEN GOSUB 298
-79 POSITION 0,18:PRINT "{DELLINE}{DELLINE}{INSLINE}{INSLINE}";:GOSUB 80:Q=0:GOSUB 48:GOTO 200
-80 REM STATUS LINE: DEAL, DECK, SCORE
-81 POSITION 0,1:PRINT "DEAL ";SE;"  ";N;" CARDS  WON ";GW;" OF ";GP;"  ":RETURN
 82 FOR K=0 TO 3:WT(AN(K))=0:KH(K)=KE:T9=KT(K):IF T9>=0 THEN PT(T9)=-1:WT(TA(T9))=0:WT(TB(T9))=0:KT(K)=-1
 83 NEXT K:RETURN
 84 FOR I=0 TO TS-1
 85 C=D(P):IF FF(C) THEN GOSUB 670:GOTO 85
 86 P=P+1:T(I)=C:ON DI GOTO 87,676,73
 87 NEXT I:EM=0:LO=TS:RETURN
-88 REM UNDO THE LAST MOVE: ITS STEPS REVERSED, LAST FIRST (THE FORCED ONES, THEN THE MOVE)
-89 IF NM=0 THEN RETURN
-90 RP=1
-91 X=US(SN):SN=SN-1:SR=INT(X/64):DS=X-64*SR:F=0:IF DS>31 THEN DS=DS-32:F=32
-92 GOSUB 60:GOSUB 10:IF F THEN 91
-93 NM=NM-1:RP=0:IF WD THEN WD=0:GOTO 76
-94 RETURN
 #
 # ------------------------------------------------------------ autoplay policy
 #
@@ -201,83 +200,112 @@
 # the discard top is close to playable (distance <= 2, or 3 with two rescues) or when
 # a wanted card lies within reach under the top (one card deeper per rescue), else draw;
 # with the stock empty, the first rescue; with nothing left, the game is over. A move
-# found is returned (SR, DS), or with AP=1 (autoplay, 57) made at once by line 4
-# (ON AP GOTO 4; with AP=0 the RETURN after it).
+# found is returned (SR, DS), or with AP=1 (autoplay, 196) made at once by line 4
+# (ON AP GOTO 4; with AP=0 the RETURN after it), and a draw made here, in line (108,
+# 126: the stock's top card onto the discard pile, its undo entry, the places shown when
+# DI=1, an Ace or a King drawn going up), after which the policy decides again at once
+# where it can: a draw changes nothing the decision read but the discard top, so while
+# the card drawn is not wanted it draws again (106), or, holding rescues, weighs the new
+# top (113). RC and KA come from the steps (see 10), counted afresh after a new deal
+# (103, 610).
 #
 100 REM POLICY: SR,DS = THE MOVE THE ENGINE'S AUTOPLAY CHOOSES; SR=-1 WHEN OVER
 101 IF FC=N THEN SR=-1:RETURN
 102 IF WN THEN C=W(WN):IF WT(C) THEN SR=1:GOTO 190
-103 IF V1 THEN GOSUB 160
-104 IF V3>-4 THEN 150
-105 IF RC THEN 110
-106 SR=0:DS=1:C=D(P):IF P<=N THEN ON AP GOTO 4:RETURN
-107 SR=-1:RETURN
+103 IF V1 THEN GOSUB 610
+104 IF KA THEN 150
+105 IF RC THEN 112
+106 IF P>N THEN SR=-1:RETURN
+107 C=D(P):IF AP=0 THEN SR=0:DS=1:RETURN
+108 NM=NM+1:P=P+1:WN=WN+1:W(WN)=C:SN=SN+1:US(SN)=0:UD(SN)=1:IF DI THEN SR=0:DS=1:GOSUB 33
+109 IF FF(C) THEN GOSUB 38:GOTO 101
+110 IF WT(C)=0 THEN 106
+111 SR=1:GOTO 190
 # Rescues. The distance of the discard top B (RULES.md) is only compared with L9, so it
 # is not worked out in full: the top is close when its Ace pile needs at most L9 cards
 # before it (B-AN(S): both of suit S, whose Ace pile cannot be full while B is out), or
 # when a King pile's top has a rank RT with 0 <= RT-1-RK(B) <= L9, RB <= RT <= LR below.
-# KH(K), the rank of King pile K's top, is kept by the steps (12, 13, 25) and the deal
+# KH(K), the rank of King pile K's top, is kept by the steps (14, 15, 27) and the deal
 # (82, 675); an empty pile's is KE (651): -1 in variant 2 (it counts for nothing), NR in
-# variant 1 (its King not out yet: NR-1-RK(B)).
-110 REM RESCUES: RC SPACES HOLD A CARD A FOUNDATION TAKES, R1 THE FIRST (SEE 160)
-112 SR=R1+2:C=T(R1):IF WN=0 THEN 128
-113 B=W(WN):S=SU(B):L9=2+(RC>1):IF B-AN(S)<=L9 THEN 190
-#V1 114 RB=RK(B)+1:LR=RB+L9:G=KH(S):IF G>=RB AND G<=LR THEN 190
+# variant 1 (its King not out yet: NR-1-RK(B)). Then the dig (118-123): a wanted card
+# among the RC cards under the top (not the pile's last card), the first two unrolled.
+# The rescue itself, the first space holding a wanted card (R1), is looked for only when
+# it is played (180).
+112 IF WN=0 THEN 124
+113 B=W(WN):S=SU(B):L9=2+(RC>1):IF B-AN(S)<=L9 THEN 180
+#V1 114 RB=RK(B)+1:LR=RB+L9:G=KH(S):IF G>=RB AND G<=LR THEN 180
 #V1 115 REM (VARIANT 1 LOOKS AT THE CARD'S OWN KING PILE ONLY, KH(S))
 #V1 116 REM
 #V1 117 REM
-#V2 114 RB=RK(B)+1:LR=RB+L9:G=KH(0):IF G>=RB AND G<=LR THEN 190
-#V2 115 G=KH(1):IF G>=RB AND G<=LR THEN 190
-#V2 116 G=KH(2):IF G>=RB AND G<=LR THEN 190
-#V2 117 G=KH(3):IF G>=RB AND G<=LR THEN 190
-120 REM DIG: A WANTED CARD AMONG THE RC CARDS UNDER THE TOP (NOT THE LAST ONE)
+#V2 114 RB=RK(B)+1:LR=RB+L9:G=KH(0):IF G>=RB AND G<=LR THEN 180
+#V2 115 G=KH(1):IF G>=RB AND G<=LR THEN 180
+#V2 116 G=KH(2):IF G>=RB AND G<=LR THEN 180
+#V2 117 G=KH(3):IF G>=RB AND G<=LR THEN 180
+118 IF WN>1 THEN IF WT(W(WN-1)) THEN 180
+119 IF RC>1 THEN IF WN>2 THEN IF WT(W(WN-2)) THEN 180
+120 IF RC<3 OR WN<4 THEN 124
 121 M9=RC:IF M9>WN-1 THEN M9=WN-1
-122 IF M9<1 THEN 128
-123 FOR I=WN-1 TO WN-M9 STEP -1:IF WT(W(I)) THEN POP:GOTO 190
-124 NEXT I
-128 IF P<=N THEN SR=0:DS=1:C=D(P):ON AP GOTO 4:RETURN
-129 GOTO 190
-150 REM THE FIRST SUIT (S H C D) WHOSE NEXT CARD IS A KING-PILE TOP: MOVE IT UP
-151 FOR S=0 TO 3:K=PT(AN(S)):IF K>=0 THEN SR=K+14:DS=S+10:C=KT(K):POP:ON AP GOTO 4:RETURN
-152 NEXT S
-# What only the tableau and the foundations decide is worked out again only after a step
-# changed one of them (V1=1, set by the step), not after every draw, in one pass: V3
-# (above -4 when an Ace pile takes a King-pile top), RC (the spaces holding a card a
-# foundation takes) and R1 (the first of them). Spaces past TS hold 52, which nothing
-# takes. (Each array element costs about 0.25 frame on genuine BASIC: this pass reads 24.)
-160 REM KING-PILE TOPS FOR THE ACE PILES, RESCUES
-161 V1=0:V3=PT(AN(0))+PT(AN(1))+PT(AN(2))+PT(AN(3)):RC=0:R1=-1:IF WT(T(0)) THEN RC=1:R1=0
-164 IF WT(T(1)) THEN RC=RC+1:IF R1<0 THEN R1=1
-165 IF WT(T(2)) THEN RC=RC+1:IF R1<0 THEN R1=2
-166 IF WT(T(3)) THEN RC=RC+1:IF R1<0 THEN R1=3
-167 IF WT(T(4)) THEN RC=RC+1:IF R1<0 THEN R1=4
-168 IF WT(T(5)) THEN RC=RC+1:IF R1<0 THEN R1=5
-169 IF WT(T(6)) THEN RC=RC+1:IF R1<0 THEN R1=6
-170 IF WT(T(7)) THEN RC=RC+1:IF R1<0 THEN R1=7
-171 RETURN
+122 FOR I=WN-3 TO WN-M9 STEP -1:IF WT(W(I)) THEN POP:GOTO 180
+123 NEXT I
+124 IF P>N THEN 180
+125 C=D(P):IF AP=0 THEN SR=0:DS=1:RETURN
+126 NM=NM+1:P=P+1:WN=WN+1:W(WN)=C:SN=SN+1:US(SN)=0:UD(SN)=1:IF DI THEN SR=0:DS=1:GOSUB 33
+127 IF FF(C) THEN GOSUB 38:GOTO 101
+128 IF WT(C)=0 THEN 113
+129 SR=1:GOTO 190
+# KA>0: the first suit (S H C D) whose next card is a King-pile top; that top goes up.
+150 S=0:K=PT(AN(0)):IF K<0 THEN S=1:K=PT(AN(1)):IF K<0 THEN S=2:K=PT(AN(2)):IF K<0 THEN S=3:K=PT(AN(3))
+151 SR=K+14:DS=S+10:C=KT(K):ON AP GOTO 4:RETURN
+# The rescue played: the first space R1 whose card is wanted (one exists: RC>0), found by
+# falling through nested IFs (no jump back per space). Spaces past TS hold 52, which
+# nothing takes.
+180 R1=0:IF WT(T(0))=0 THEN R1=1:IF WT(T(1))=0 THEN R1=2:IF WT(T(2))=0 THEN R1=3:IF WT(T(3))=0 THEN R1=4
+181 IF R1=4 THEN IF WT(T(4))=0 THEN R1=5:IF WT(T(5))=0 THEN R1=6:IF WT(T(6))=0 THEN R1=7
+188 SR=R1+2:C=T(R1)
 190 REM DS=WHERE CARD C GOES: ITS ACE PILE, ELSE THE LOWEST KING PILE TAKING IT
-191 IF AN(SU(C))=C THEN DS=SU(C)+10:ON AP GOTO 4:RETURN
-192 K=PT(FA(C)):J=PT(FB(C)):IF K<0 OR (J>=0 AND J<K) THEN K=J
+191 S=SU(C):IF AN(S)=C THEN DS=S+10:ON AP GOTO 4:RETURN
+192 K=PT(FA(C)):J=PT(FB(C)):IF J>=0 THEN IF J<K OR K<0 THEN K=J
 193 DS=K+14:ON AP GOTO 4:RETURN
+# Keyboard play: the player's move SR->DS of card C (from 231, 242), then its forced
+# steps (only a card just drawn can be an Ace or a King on the discard pile: after any
+# other move they start at 39). A draw does its step in line (lines 18 and 22), then what
+# every step does (31). Here, after the policy, with what the test mode never runs (the
+# autoplay's entry, a new deal, the status line): the policy's jumps walk fewer lines.
+194 NM=NM+1:F=0:IF SR THEN GOSUB 10:GOTO 39
+195 P=P+1:WN=WN+1:W(WN)=C:GOSUB 31:GOTO 38
+# Autoplay (500 comes here): the policy makes its own moves while AP=1 (line 4) and
+# returns when the game is over.
+196 AP=1:GOSUB 100:AP=0:RETURN
+# 197 puts a new deal on the table as it is (from 8055), drawing only what it must: the
+# foundations shown empty before it (8055), the lay-out which then shows each tableau
+# card (73) and each Ace or King that goes up (673) as it puts it there (DI=3); then the
+# stock, the discard pile, the status line (199), and the prompt's two lines deleted and
+# two blank ones inserted (four characters instead of 78 blanks).
+197 DI=3:PF=0:WF=0:WD=0:GOSUB 600:GOSUB 650:POSITION PX(1),PY(1):PRINT "-- (0)  ";:M8=0:IF M7 THEN GOSUB 298
+198 POSITION 0,18:PRINT "{DELLINE}{DELLINE}{INSLINE}{INSLINE}";:GOSUB 199:Q=0:GOSUB 51:GOTO 200
+# 199: the status line: deal, deck, score.
+199 POSITION 0,1:PRINT "DEAL ";SE;"  ";N;" CARDS  WON ";GW;" OF ";GP;"  ":RETURN
 #
 # ------------------------------------------------------------ keyboard play: the main loop
 #
 # Here, low in the program, because it runs at every key (see "Speed" above). Keys are
 # read by GET or, typed ahead, by 280; the message line (17) is cleared only when it
-# shows something (M7: its length), the end message's line 18 likewise (M8).
+# shows something (M7: its length; ON M7>0 GOSUB 298: nothing shown, no walk to 298 and
+# back), the end message's line 18 likewise (M8: it comes with a message on line 17,
+# and both go at once: two lines deleted, two blank ones inserted).
 #
 200 REM MAIN LOOP: COUNT THE DEAL AS PLAYED ONCE A MOVE IS MADE, CHECK FOR THE END, READ A KEY
-201 IF PF=0 THEN IF NM THEN PF=1:GP=GP+1:GOSUB 80
+201 IF PF=0 THEN IF NM THEN PF=1:GP=GP+1:GOSUB 199
 202 IF P>N THEN GOSUB 6800
 203 IF KW THEN GOSUB 280:GOTO 205
 204 GET #2,KY
 205 IF KY>96 AND KY<123 THEN KY=KY-32
-206 IF M8 THEN POSITION 0,18:PRINT BL$(1,29);:M8=0
+206 IF M8 THEN POSITION 0,17:PRINT "{DELLINE}{DELLINE}{INSLINE}{INSLINE}";:M8=0:M7=0
 207 IF KY=32 THEN 240
 208 IF KY=72 THEN GOSUB 100:GOSUB 6600:GOTO 203
-209 IF KY=80 THEN GOSUB 298:GOSUB 500:GOTO 201
+209 IF KY=80 THEN ON M7>0 GOSUB 298:GOSUB 500:GOTO 201
 # After an undo a move is left (the one undone, at least): no end check.
-210 IF KY=85 THEN GOSUB 298:GOSUB 88:GOTO 203
+210 IF KY=85 THEN ON M7>0 GOSUB 298:GOSUB 47:GOTO 203
 211 IF KY=78 THEN 8000
 212 IF KY=79 THEN 8200
 213 GOSUB 6400:IF SR<0 THEN 6900
@@ -293,13 +321,13 @@
 221 IF KY=87 THEN DS=15
 222 IF KY=69 THEN DS=16
 223 IF KY=82 THEN DS=17
-224 IF DS<0 THEN GOSUB 298:GOTO 201
+224 IF DS<0 THEN ON M7>0 GOSUB 298:GOTO 201
 225 K=DS-14:OK=(PT(FA(C))=K OR PT(FB(C))=K):IF SR>13 THEN OK=0
 230 IF OK=0 THEN LN$="NOT A LEGAL MOVE":GOSUB 295:PRINT CHR$(253);:GOTO 203
-231 GOSUB 298:GOSUB 45:GOTO 201
+231 ON M7>0 GOSUB 298:GOSUB 194:GOTO 201
 240 REM DRAW: LEGAL WHILE THE STOCK HAS CARDS
 241 OK=0:IF P>N THEN 230
-242 SR=0:DS=1:C=D(P):GOSUB 298:GOSUB 45:GOTO 201
+242 SR=0:DS=1:C=D(P):ON M7>0 GOSUB 298:GOSUB 194:GOTO 201
 #
 # ------------------------------------------------------------ keyboard play: places, keys, undo
 #
@@ -307,12 +335,14 @@
 # jumps into the policy walk fewer lines (see "Speed" above). What a step, an undo or a
 # new deal uses (showing places, a place's top card, undo itself) stays ahead of the policy.
 #
-# Test mode (7100): 270 replays the steps kept (U+1 to U9), writing the transcript; 283
-# reads the jiffy clock (RTCLOK 18-20) into TJ, again if it ticked meanwhile.
-270 REM REPLAY THE STEPS KEPT
-271 IF U=U9 THEN RETURN
-272 U=U+1:X=US(U):DS=INT(X/64):SR=X-64*DS:F=0:IF SR>31 THEN SR=SR-32:F=32
-273 GOSUB 60:NM=NM+(F=0):GOSUB 10:GOTO 271
+# Test mode (overlay, 7100): 270 replays the steps kept (J+1 to U9), writing each one's
+# transcript line after it (DI=0: the step itself writes and shows nothing); 283 reads
+# the jiffy clock (RTCLOK 18-20) into TJ, again if it ticked meanwhile.
+#T 270 REM REPLAY THE STEPS KEPT
+#T 271 IF J=U9 THEN RETURN
+#T 272 J=J+1:DS=UD(J):SR=US(J):F=0:IF SR>31 THEN SR=SR-32:F=32
+#T 273 GOSUB 60:NM=NM+(F=0):GOSUB 10
+#T 274 PRINT #1;FM$(F/16+1,F/16+2);PN$(P3(SR),P3(SR)+2);PN$(P3(DS),P3(DS)+2);CO$(C+C+1,C+C+2):GOTO 271
 #
 # Type-ahead: the Atari keeps one key (CH, location 764); a second key pressed while the
 # game is busy would replace it. So every step shown (keyboard play) takes a waiting key
@@ -323,10 +353,10 @@
 280 REM KY=THE NEXT KEY TYPED AHEAD (FROM KB$)
 281 KR=KR+1:KY=ASC(KB$(KR)):IF KR=KW THEN KR=0:KW=0
 282 RETURN
-283 TJ=PEEK(20):TK=PEEK(19)*256+PEEK(18)*65536:IF PEEK(20)<TJ THEN 283
-284 TJ=TJ+TK:RETURN
+#T 283 TJ=PEEK(20):Y9=PEEK(19)*256+PEEK(18)*65536:IF PEEK(20)<TJ THEN 283
+#T 284 TJ=TJ+Y9:RETURN
 285 REM A KEY WAITS IN CH (ITS CODE BELOW 64): KEEP IT IN KB$
-286 K8=PEEK(764):IF K8<>39 AND K8<>60 AND KW<8 THEN GET #2,KZ:KW=KW+1:KB$(KW)=CHR$(KZ)
+286 C9=PEEK(764):IF C9<>39 AND C9<>60 AND KW<8 THEN GET #2,C9:KW=KW+1:KB$(KW)=CHR$(C9)
 287 RETURN
 # 298 clears the line by deleting it and inserting a blank one (the screen editor's
 # CHR$(156) and CHR$(157), two characters): the lines below go up and come back.
@@ -339,7 +369,32 @@
 # ------------------------------------------------------------ autoplay driver
 #
 500 REM PLAY THE POLICY'S MOVES TO THE END (DI=1: EACH STEP SHOWN AS IT IS MADE)
-501 GOTO 56
+501 GOTO 196
+#
+# ------------------------------------------------------------ the shuffle
+#
+# The deal is the engine's (machfsol/engine/deal.py), worked out by a 6502 routine,
+# tools/machfsol/atari/shuffle.s, assembled at build time: its bytes are the strings of
+# lines 602-603 (docs/GAME.md, "The shuffle routine"). What it does, in BASIC:
+#   FOR K=1 TO N:D(K)=K-1:NEXT K:X=SE
+#   FOR K=N TO 2 STEP -1:X=16807*X MOD 2147483647:J=1+(X MOD K)
+#   C=D(K):D(K)=D(J):D(J)=C:NEXT K
+# with exact 31-bit integers (16807*X has 15 digits, more than a BASIC number holds).
+# USR passes whole numbers 0-65535: the seed goes as H*65536+L, and as SE/65536 is not
+# exact, INT of it may be one off either way: lines 600-601 make H and L exact. Line
+# 602's routine gives the address of D(0) (it looks D up in BASIC's variable table), line
+# 603's writes the deal into D(1..N). GOSUB 600 once a deal: here, not ahead of the
+# steps, where every jump would walk its lines.
+600 H=INT(SE/65536):L=SE-H*65536:IF L<0 THEN H=H-1:L=L+65536
+601 IF L>65535 THEN H=H+1:L=L-65536
+602 X=USR(ADR("{CODE shuffle.s finder}"))
+603 X=USR(ADR("{CODE shuffle.s routine}"),N,H,L,X):RETURN
+# After a new deal (V1=1, from 103): KA and RC counted afresh (see 10), and the cards of
+# the tableau marked as there (IT=GN); spaces past TS hold 52, which nothing takes.
+610 V1=0:KA=(PT(AN(0))>=0)+(PT(AN(1))>=0)+(PT(AN(2))>=0)+(PT(AN(3))>=0)
+611 X=T(0):IT(X)=GN:RC=(WT(X)>0):X=T(1):IT(X)=GN:RC=RC+(WT(X)>0):X=T(2):IT(X)=GN:RC=RC+(WT(X)>0)
+612 X=T(3):IT(X)=GN:RC=RC+(WT(X)>0):X=T(4):IT(X)=GN:RC=RC+(WT(X)>0):X=T(5):IT(X)=GN:RC=RC+(WT(X)>0)
+613 X=T(6):IT(X)=GN:RC=RC+(WT(X)>0):X=T(7):IT(X)=GN:RC=RC+(WT(X)>0):RETURN
 #
 # ------------------------------------------------------------ the deal
 #
@@ -355,13 +410,15 @@
 642 Y=5+I+I:PX(I+2)=12:PY(I+2)=Y:PX(I+H+2)=22:PY(I+H+2)=Y:PK(I+2)=3:PK(I+6)=3:PK(I+10)=4:PK(I+14)=5
 644 PX(I+10)=3:PY(I+10)=Y:PX(I+14)=30:PY(I+14)=Y:SU(J)=I:X=USR(L,B+960+6*J,6*NR1,6):NEXT I:RETURN
 650 REM LAY OUT THE TABLE FROM D() AND DO THE FORCED STEPS OF THE DEAL (NOTHING TO UNDO YET)
-651 P=1:WN=0:FC=0:NM=0:SN=0:V1=1:KE=NR:IF V=2 THEN KE=-1
+# A new deal number GN: the cards the last deal left in the tableau are no longer marked
+# as there (IT, see 10); V1=1: the policy counts RC and KA afresh (610).
+651 P=1:WN=0:FC=0:NM=0:SN=0:V1=1:GN=GN+1:KE=NR:IF V=2 THEN KE=-1
 # The spaces past TS (TS<8) hold 52; the lay-out (84) sets EM and LO, with no space EM=0.
 652 IF TS<8 THEN T(0)=52:T(1)=52:T(2)=52:T(3)=52:T(4)=52:T(5)=52:T(6)=52:T(7)=52:EM=0
 # Clear what the last game left in PT, WT, KT and KH (only foundation tops set them; a
 # King pile has a top KT>=0 exactly when it holds cards), at 82; then
 # fill the spaces in order from the stock (the discard pile is empty), at 84: the forced
-# steps of lines 35-44, with a short cut for the usual case of a card that stays in its
+# steps of lines 38-46, with a short cut for the usual case of a card that stays in its
 # space. Both at low lines, where their NEXTs and RETURNs are quick.
 653 GOSUB 82
 655 AN(0)=0:AN(1)=NR:AN(2)=NR+NR:AN(3)=AN(2)+NR:WT(0)=1:WT(NR)=1:WT(AN(2))=1:WT(AN(3))=1:IF TS=0 THEN RETURN
@@ -371,9 +428,10 @@
 672 IF LG THEN 677
 673 IF DI=3 THEN POSITION PX(FF(C)),PY(FF(C)):PRINT CE$(C+C+3,C+C+4);
 674 P=P+1:FC=FC+1:S=SU(C):IF FF(C)<14 THEN AN(S)=C+1:WT(C)=WT(C)-1:WT(C+1)=WT(C+1)+1:RETURN
-675 UN(C)=-1:PT(C)=S:KT(S)=C:KH(S)=NR1:WT(TA(C))=WT(TA(C))+1:WT(TB(C))=WT(TB(C))+1:RETURN
+675 UN(C)=-1:PT(C)=S:KT(S)=C:KH(S)=NR1:X=TA(C):WT(X)=WT(X)+1:X=TB(C):WT(X)=WT(X)+1:RETURN
 # The transcript's lines (test mode: LG=1, DI=2): a card dealt to space I (from 86), and an
-# Ace or King dealt there going up (from 672).
+# Ace or King dealt there going up (from 672). In the program itself, as the lay-out
+# jumps to them (the overlay's replay writes the other steps' lines, 274).
 676 PRINT #1;"F S  ";PN$(P3(I+2),P3(I+2)+2);CO$(C+C+1,C+C+2):GOTO 87
 677 Y9=P3(I+2):PRINT #1;"F S  ";PN$(Y9,Y9+2);CO$(C+C+1,C+C+2)
 678 PRINT #1;"F ";PN$(Y9,Y9+2);PN$(P3(FF(C)),P3(FF(C))+2);CO$(C+C+1,C+C+2):GOTO 674
@@ -391,7 +449,7 @@
 6000 REM NEW GAME WITH SEED SE: THE TABLE DRAWN WITH THE SCREEN OFF, THEN SHOWN
 6005 CLOSE #3:CLOSE #2:OPEN #2,4,0,"K:":TRAP 9000:GRAPHICS 0:POKE 559,0:POKE 82,0:POKE 752,1
 6010 M7=0:M8=0:PF=0:WF=0:WD=0:CE$="--":CE$(3)=CD$:CE$(107)="--":POSITION 0,0:PRINT TL$
-6015 POKE 16,64:POKE 53774,64:GOSUB 80:POSITION 0,3:PRINT "ACES      TABLEAU            KINGS"
+6015 POKE 16,64:POKE 53774,64:GOSUB 199:POSITION 0,3:PRINT "ACES      TABLEAU            KINGS"
 # The labels a column at a time, the cursor taken down two lines and back one column
 # between them (no loop: a NEXT here walks the program from its start): the King piles'
 # keys, the suits, the tableau's keys (TN$: 1-TS/2, then the rest), the suits' names.
@@ -406,7 +464,7 @@
 6034 POSITION 0,20:PRINT "PICK 1-";TS;" 0 QWER, THEN A OR QWER":PRINT "SPACE DRAW  H HINT  P PLAY ALL  U UNDO"
 6036 PRINT "N NEW DEAL  O OPTIONS";:POSITION 3,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";
 6038 POSITION 30,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";
-6040 DI=3:GOSUB 5:GOSUB 650:DI=1:POSITION PX(0),PY(0):PRINT N-P+1;" ";
+6040 DI=3:GOSUB 600:GOSUB 650:DI=1:POSITION PX(0),PY(0):PRINT N-P+1;" ";
 6045 POKE 559,34:POKE 54272,34:GOTO 200
 #
 # ------------------------------------------------------------ keyboard play
@@ -429,10 +487,8 @@
 # top or a tableau card: exactly when the policy (100) finds one, without working out which.
 6800 REM END OF THE GAME? (NO LEGAL MOVE LEFT)
 6810 IF P<=N THEN RETURN
-6815 IF V1 THEN GOSUB 160
-6820 IF FC<N THEN IF V3>-4 OR RC THEN RETURN
-6825 IF FC<N THEN IF WN THEN IF WT(W(WN)) THEN RETURN
-6830 IF FC=N THEN GOSUB 6870:IF WF=0 THEN GW=GW+1:WF=1:GOSUB 80
+6820 IF FC<N THEN GOSUB 100:IF SR>=0 THEN RETURN
+6830 IF FC=N THEN GOSUB 6870:IF WF=0 THEN GW=GW+1:WF=1:GOSUB 199
 6840 LN$="NO MORE MOVES: ":LN$(16)=STR$(FC):LN$(LEN(LN$)+1)=" CARDS PLACED"
 6850 IF FC=N THEN LN$="YOU WON! ALL CARDS PLACED"
 6860 GOSUB 295:POSITION 0,18:PRINT "N NEW DEAL  U UNDO  O OPTIONS";:M8=1:RETURN
@@ -448,38 +504,52 @@
 #
 # ------------------------------------------------------------ test mode
 #
-7000 REM TEST MODE: H1:MFTEST.CFG LISTS DEALS; WRITE ONE TRANSCRIPT EACH
-7005 REM FORMAT IN DOCS/GAME.MD: MFTEST 1, THEN DECK AND SEED LINES, END
-7010 K9=0:DI=0:TRAP 7900:INPUT #3;L$:IF L$<>"MFTEST 1" THEN 7900
-7020 TRAP 7800:INPUT #3;L$:TRAP 7900:IF L$="END" THEN 7800
-7030 IF L$(1,5)="DECK " THEN N=VAL(L$(6)):GOTO 7070
-7050 IF L$(1,5)="SEED " THEN SE=VAL(L$(6)):GOSUB 7100:GOTO 7020
-7065 GOTO 7900
-7070 IF N<20 OR N>52 OR N<>4*INT(N/4) THEN 7900
-7080 GOSUB 11000:GOTO 7020
-7100 REM ONE DEAL: SHUFFLE, LAY OUT, AUTOPLAY, TIMED IN JIFFIES (1/60 S)
-7105 IF SE<1 OR SE>2147483640+6 OR SE<>INT(SE) THEN 7900
-7110 K9=K9+1:F$="H1:T":F$(5)=STR$(K9):F$(LEN(F$)+1)=".TXT":OPEN #1,8,0,F$
+# The test mode (docs/GAME.md, "Test mode"): H1:MFTEST.CFG lists deals (MFTEST 1, then
+# DECK and SEED lines, END); one transcript is written for each. Its code is the "#T"
+# lines: an overlay, not in the program the disk carries (the player loads no byte of
+# it). Once the set-up has found the configuration, 10120 ENTERs the overlay's listing
+# from H1:MFTEST.LST (the harness puts it there, generated from this source): Atari BASIC
+# merges its lines into the program, every variable and array kept, and then runs the
+# listing's last line, which has no line number, as if typed: GOTO 7000. The overlay's
+# strings are dimensioned here, and the transcript's names set (7005, 11150).
+#T 7000 DIM CO$(104),PN$(54),F$(20),SC$(4),FM$(4),RS$(8):SC$="SHCD":FM$="M F ":RS$="WON LOST"
+#T 7005 PN$="S  W  T1 T2 T3 T4 T5 T6 T7 T8 AS AH AC AD KS KH KC KD ":GOSUB 11150
+#T 7010 K9=0:DI=0:TRAP 7900:INPUT #3;L$:IF L$<>"MFTEST 1" THEN 7900
+#T 7020 TRAP 7800:INPUT #3;L$:TRAP 7900:IF L$="END" THEN 7800
+#T 7030 IF L$(1,5)="DECK " THEN N=VAL(L$(6)):GOTO 7070
+#T 7050 IF L$(1,5)="SEED " THEN SE=VAL(L$(6)):GOSUB 7100:GOTO 7020
+#T 7065 GOTO 7900
+#T 7070 IF N<20 OR N>52 OR N<>4*INT(N/4) THEN 7900
+#T 7080 GOSUB 11000:GOTO 7020
+#T 7100 REM ONE DEAL: SHUFFLE, LAY OUT, AUTOPLAY, TIMED IN JIFFIES (1/60 S)
+#T 7105 IF SE<1 OR SE>2147483640+6 OR SE<>INT(SE) THEN 7900
+#T 7110 K9=K9+1:F$="H1:T":F$(5)=STR$(K9):F$(LEN(F$)+1)=".TXT":OPEN #1,8,0,F$
 # Timed as the game plays: no transcript (the real game has no PRINT #), every step kept
-# for undo (US). Then the transcript is written by laying out the deal again and
-# replaying the steps kept, one by one (70): the very game that was timed.
-7120 POKE 559,0:GOSUB 283:T0=TJ:GOSUB 5:GOSUB 283:T1=TJ:GOSUB 650:GOSUB 283:T2=TJ:GOSUB 7400
-7130 GOSUB 283:T4=TJ:GOSUB 500:GOSUB 283:T3=TJ:POKE 559,34:U9=SN:LG=1:DI=2:RP=1:GOSUB 650:U=0
-7135 GOSUB 270:LG=0:DI=0:RP=0
-7140 PRINT #1;"RESULT ";RS$(1+4*(FC<N),4+4*(FC<N));" ";FC;" MOVES ";NM
-7150 PRINT #1;"JIFFIES SHUFFLE ";T1-T0:PRINT #1;"JIFFIES DEAL ";T2-T0
-7160 PRINT #1;"JIFFIES PLAY ";T3-T4:PRINT #1;"JIFFIES GAME ";T2-T0+T3-T4:CLOSE #1:RETURN
-7400 REM TRANSCRIPT HEADER AND THE DEALING ORDER, TEN CARDS A LINE
-7410 PRINT #1;"MACHFSOL TRANSCRIPT 1":PRINT #1;"PROGRAM MACHFSOL.";V;" ATARI"
-7420 PRINT #1;"VARIANT ";V:PRINT #1;"DECK ";N:PRINT #1;"SEED ";SE:PRINT #1;"PLAYER AUTO"
-7430 FOR I=1 TO N STEP 10:PRINT #1;"ORDER";:FOR J=I TO I+9:IF J<=N THEN C=D(J):PRINT #1;" ";CO$(C+C+1,C+C+2);
-7440 NEXT J:PRINT #1:NEXT I:PRINT #1;"MOVES":RETURN
-7800 REM END OF THE CONFIGURATION: WRITE THE DONE MARKER
-7810 TRAP 40000:CLOSE #3:OPEN #1,8,0,"H1:MFDONE.TXT":PRINT #1;"DONE ";K9;" FRE ";FRE(0);
-7820 PRINT #1;" MEMLO ";PEEK(743)+256*PEEK(744):CLOSE #1:END
-7900 REM BAD CONFIGURATION LINE OR I/O ERROR: SAY WHICH IN THE DONE MARKER
-7910 TRAP 40000:ER=PEEK(195):CLOSE #1:CLOSE #3:OPEN #1,8,0,"H1:MFDONE.TXT"
-7920 PRINT #1;"ERROR ";ER;" AT ";L$:CLOSE #1:END
+# for undo (US, UD). Then the transcript is written by laying out the deal again and
+# replaying the steps kept, one by one (270): the very game that was timed. Nobody looks
+# at the screen meanwhile: while a deal is timed, ANTIC's DMA is off (SDMCTL 559 and, at
+# once, DMACTL 54272: on the real machine the display takes about a third of the CPU
+# from BASIC), and CRITIC (66) is set, so that the OS skips the deferred part of its
+# vertical-blank interrupt (the jiffy clock RTCLOK is kept by the immediate part, which
+# still runs). Both are undone after the game; docs/GAME.md gives the figures with them.
+#T 7115 POKE 559,0:POKE 54272,0:POKE 66,1
+#T 7120 GOSUB 283:T0=TJ:GOSUB 600:GOSUB 283:T1=TJ-T0:GOSUB 650:GOSUB 283:T2=TJ-T0:GOSUB 7400
+#T 7130 GOSUB 283:T0=TJ:GOSUB 500:GOSUB 283:T3=TJ-T0:POKE 66,0:POKE 559,34:U9=SN:LG=1:DI=2:RP=1:GOSUB 650:J=0
+#T 7135 DI=0:GOSUB 270:LG=0:RP=0
+#T 7140 PRINT #1;"RESULT ";RS$(1+4*(FC<N),4+4*(FC<N));" ";FC;" MOVES ";NM
+#T 7150 PRINT #1;"JIFFIES SHUFFLE ";T1:PRINT #1;"JIFFIES DEAL ";T2
+#T 7160 PRINT #1;"JIFFIES PLAY ";T3:PRINT #1;"JIFFIES GAME ";T2+T3:CLOSE #1:RETURN
+#T 7400 REM TRANSCRIPT HEADER AND THE DEALING ORDER, TEN CARDS A LINE
+#T 7410 PRINT #1;"MACHFSOL TRANSCRIPT 1":PRINT #1;"PROGRAM MACHFSOL.";V;" ATARI"
+#T 7420 PRINT #1;"VARIANT ";V:PRINT #1;"DECK ";N:PRINT #1;"SEED ";SE:PRINT #1;"PLAYER AUTO"
+#T 7430 FOR I=1 TO N STEP 10:PRINT #1;"ORDER";:FOR J=I TO I+9:IF J<=N THEN C=D(J):PRINT #1;" ";CO$(C+C+1,C+C+2);
+#T 7440 NEXT J:PRINT #1:NEXT I:PRINT #1;"MOVES":RETURN
+#T 7800 REM END OF THE CONFIGURATION: WRITE THE DONE MARKER
+#T 7810 TRAP 40000:CLOSE #3:OPEN #1,8,0,"H1:MFDONE.TXT":PRINT #1;"DONE ";K9;" FRE ";FRE(0);
+#T 7820 PRINT #1;" MEMLO ";PEEK(743)+256*PEEK(744):CLOSE #1:END
+#T 7900 REM BAD CONFIGURATION LINE OR I/O ERROR: SAY WHICH IN THE DONE MARKER
+#T 7910 TRAP 40000:ER=PEEK(195):CLOSE #1:CLOSE #3:OPEN #1,8,0,"H1:MFDONE.TXT"
+#T 7920 PRINT #1;"ERROR ";ER;" AT ";L$:CLOSE #1:END
 #
 # ------------------------------------------------------------ new deal, options
 #
@@ -492,7 +562,7 @@
 # The foundations shown empty before the lay-out (78) shows what goes up: the Ace piles'
 # column, then the King piles' (the cursor taken down two lines and back two columns
 # between places: one PRINT a column, a shorter program than a POSITION a place).
-8055 SE=Z:POSITION 3,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";:POSITION 30,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";:GOTO 78
+8055 SE=Z:POSITION 3,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";:POSITION 30,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";:GOTO 197
 8200 REM OPTIONS: DECK SIZE AND CARD STYLE, THEN A NEW GAME OF THE SAME DEAL
 8210 PRINT CHR$(125):POSITION 0,2:PRINT TL$:POSITION 0,5:PRINT "OPTIONS"
 8220 POSITION 0,7:PRINT "D  DECK SIZE  ";N;" CARDS "
@@ -516,7 +586,8 @@
 10000 REM SET-UP: ARRAYS, CONSTANTS, TABLES; THEN TEST MODE OR PLAY
 # The screen is off (ANTIC's DMA, SDMCTL 559) from here until the first table is drawn
 # (6010): GRAPHICS 0's display takes about a third of the CPU from BASIC on the real
-# machine. It comes back (34, the OS's value) before the test mode (10120), after any
+# machine. It comes back (34, the OS's value) before the test mode (10120: the overlay,
+# see 7000, is ENTERed from H1:, and a missing one is a set-up error), after any
 # error of the set-up (10190) or the game (9010), and with RESET (the OS opens the
 # screen again). No BREAK key from here on (POKMSK 16 and IRQEN 53774).
 10005 POKE 559,0:POKE 16,64:POKE 53774,64:TRAP 10190
@@ -524,15 +595,14 @@
 #V2 10010 V=2:DIM TL$(38):TL$="MACHFSOL 2: KINGS DOWN ALTERNATING"
 # A$ (one character), FF, WT, PT, SU, RK, FB and TB first and in this order: the set-up
 # finds them from A$ (11040).
-10020 DIM A$(1),FF(51),WT(53),PT(52),SU(51),RK(51),FB(51),TB(51),FA(51),TA(51),D(53),W(52),T(7)
-10030 DIM AN(3),UN(51),KT(3),KH(3),PK(17),P3(17),PX(17),PY(17),US(208)
-10040 DIM CD$(104),CO$(104),PL$(36),L$(40),RL$(13),SN$(4),SL$(32),LN$(40),BL$(40),DL$(52)
-10045 DIM TN$(29),F$(20),SC$(4),FM$(4),RS$(8),PN$(54),KB$(8),CE$(108)
-10070 PL$="S W T1T2T3T4T5T6T7T8ASAHACADKSKHKCKD":SC$="SHCD":FM$="M F "
+10020 DIM A$(1),FF(51),WT(53),PT(52),SU(51),RK(51),FB(51),TB(51),FA(51),TA(51),D(53),W(52),T(7),IT(53)
+10030 DIM AN(3),UN(51),KT(3),KH(3),PK(17),P3(17),PX(17),PY(17),US(208),UD(208)
+10040 DIM CD$(104),PL$(36),L$(40),RL$(13),SN$(4),SL$(32),LN$(40),BL$(40),DL$(52)
+10045 DIM TN$(29),KB$(8),CE$(108)
+10070 PL$="S W T1T2T3T4T5T6T7T8ASAHACADKSKHKCKD"
 # TN$: the tableau's keys, each followed by the cursor taken down two lines and back one.
 10072 TN$="1{$1D}{$1D}{$1E}2{$1D}{$1D}{$1E}3{$1D}{$1D}{$1E}4{$1D}{$1D}{$1E}5{$1D}{$1D}{$1E}6{$1D}{$1D}{$1E}7{$1D}{$1D}{$1E}8"
-10075 PN$="S  W  T1 T2 T3 T4 T5 T6 T7 T8 AS AH AC AD KS KH KC KD "
-10080 RS$="WON LOST":BL$=" ":BL$(40)=" ":BL$(2)=BL$
+10080 BL$=" ":BL$(40)=" ":BL$(2)=BL$
 # The discard pile's W(0) is always -1; the King piles start empty (KT=-1; from then on
 # 82 empties them at every deal).
 # Where the stock and the discard pile are on the screen (PX, PY) and their kinds (PK);
@@ -541,7 +611,7 @@
 10090 N=52:SY=0:GW=0:GP=0:SE=1:LG=0:DI=0:RP=0
 10100 GOSUB 10500
 10110 REM TEST MODE IF THE HARNESS GAVE A CONFIGURATION ON H1:
-10120 TRAP 6000:OPEN #3,4,0,"H1:MFTEST.CFG":TRAP 40000:TM=1:POKE 559,34:GOSUB 11150:GOTO 7000
+10120 TRAP 6000:OPEN #3,4,0,"H1:MFTEST.CFG":TRAP 10190:TM=1:POKE 559,34:ENTER "H1:MFTEST.LST"
 10190 REM AN ERROR IN THE SET-UP: THE SCREEN BACK ON, THE ERROR AND ITS LINE SHOWN
 10195 POKE 559,34:PRINT "ERROR ";PEEK(195);" AT LINE ";PEEK(186)+256*PEEK(187):END
 10500 REM SUIT CHARACTERS: ATARI SPADE HEART CLUB DIAMOND, OR SPANISH INITIALS; THEN THE TABLES (11000)
@@ -578,10 +648,11 @@
 11080 GOSUB 9:X=USR(L,B+1266+6*NR,18*NR,6*NR)
 #V1 11085 REM (MACHFSOL.1: FA AND TA CARD BY CARD, LINE 3)
 #V2 11085 K=12*NR:X=USR(L,B+1578+K,K,K):X=USR(L,B+1890+K,K,K):X=USR(L,B+2202+K,K,K):X=USR(L,B+2514+K,K,K)
+# In test mode the overlay's 11150 goes on: the transcript's card names CO$.
 11140 IF TM=0 THEN RETURN
-11150 REM THE TRANSCRIPT'S CARD NAMES (TEST MODE ONLY): RANK LETTER, SUIT LETTER
-11160 FOR C=0 TO N-1:CO$(C+C+1)=RL$(RK(C)+1,RK(C)+1):CO$(C+C+2)=SC$(SU(C)+1,SU(C)+1):NEXT C
-11170 FOR I=0 TO 17:P3(I)=3*I+1:NEXT I:RETURN
+#T 11150 REM THE TRANSCRIPT'S CARD NAMES (TEST MODE ONLY): RANK LETTER, SUIT LETTER
+#T 11160 FOR C=0 TO N-1:CO$(C+C+1)=RL$(RK(C)+1,RK(C)+1):CO$(C+C+2)=SC$(SU(C)+1,SU(C)+1):NEXT C
+#T 11170 FOR I=0 TO 17:P3(I)=3*I+1:NEXT I:RETURN
 11900 DATA 52,A23456789TJQK,123456789XSCR,48,A23456789JQK,123456789SCR
 11910 DATA 44,A2345678JQK,12345678SCR,40,A234567JQK,1234567SCR,36,A6789TJQK,16789XSCR
 11920 DATA 32,A789TJQK,1789XSCR,28,A89TJQK,189XSCR,24,A9TJQK,19XSCR,20,ATJQK,1XSCR

@@ -63,10 +63,64 @@ def test_the_disk_carries_the_programs_without_remarks() -> None:
     (the numbers pooled, tests/machfsol/atari/test_constant_pool.py)."""
     for variant in basic_game.VARIANTS:
         listing = basic_game.program_listing(variant)
-        assert listing == pool_constants(generate(variant, strip_remarks=True))
+        overlay = generate(variant, strip_remarks=True, part="overlay")
+        program = generate(variant, strip_remarks=True, part="program")
+        assert listing == pool_constants(program, also_names=overlay)
         assert "REM" not in re.sub(r'"[^"]*"', '""', listing)
         for line in Program.from_bytes(tokenize(listing)).lines:
             assert TOK_REM not in _statement_tokens(line.data), line.number
+
+
+OVERLAID = """\
+10 REM GAME
+20 X=1:GOSUB 100
+30 GOTO 20
+#T 25 REM TEST
+#T 7000 GOSUB 25:GOSUB 100:GOTO 30
+100 RETURN
+"""
+
+
+def test_overlay_lines_are_left_out_of_the_program_and_listed_apart() -> None:
+    assert generate(1, source=OVERLAID, part="program") == (
+        "10 REM GAME\n20 X=1:GOSUB 100\n30 GOTO 20\n100 RETURN\n"
+    )
+    assert generate(1, source=OVERLAID, part="overlay") == (
+        "25 REM TEST\n7000 GOSUB 25:GOSUB 100:GOTO 30\n"
+    )
+    assert generate(1, source=OVERLAID).splitlines()[2] == "25 REM TEST"
+    # The overlay's jump to its stripped REM lands where it lands in the merged program.
+    assert basic_game.overlay_listing(OVERLAID) == "7000 GOSUB 30:GOSUB 100:GOTO 30\nGOTO 7000\n"
+
+
+def test_a_program_line_may_not_jump_into_the_overlay() -> None:
+    with pytest.raises(BasicSourceError, match="line 10 jumps to missing line 7000"):
+        generate(1, source="10 GOTO 7000\n#T 7000 END\n", part="program")
+
+
+def test_the_program_redirects_a_jump_past_the_overlay_as_it_runs_without_it() -> None:
+    source = "10 GOTO 20\n20 REM X\n#T 25 END\n30 END\n"
+    assert generate(1, source=source, strip_remarks=True, part="program") == (
+        "10 GOTO 30\n30 END\n"
+    )
+
+
+def test_the_overlay_must_start_the_test_mode_and_be_the_same_for_both_variants() -> None:
+    with pytest.raises(BasicSourceError, match="no line 7000"):
+        basic_game.overlay_listing("#T 10 END\n")
+    with pytest.raises(BasicSourceError, match="differs between the variants"):
+        # its jump to its REM lands on a line each variant has its own
+        basic_game.overlay_listing("#T 7000 GOTO 7001\n#T 7001 REM\n#V1 7002 END\n#V2 7003 END\n")
+
+
+def test_the_real_overlay_holds_the_test_mode_and_nothing_the_game_runs() -> None:
+    overlay = basic_game.overlay_listing()
+    numbers = [int(line.split(" ", 1)[0]) for line in overlay.splitlines()[:-1]]
+    assert overlay.endswith("\nGOTO 7000\n")
+    assert 7000 in numbers and 7100 not in numbers  # 7100 is a REM: stripped
+    program = {int(line.split(" ", 1)[0]) for line in basic_game.program_listing(2).splitlines()}
+    assert not program & set(numbers)
+    assert all(n in range(270, 285) or n in range(7000, 8000) or n >= 11150 for n in numbers)
 
 
 def _statement_tokens(line: bytes) -> list[int]:

@@ -12,6 +12,7 @@ from a8.disk.check import check_disk
 from a8.disk.dos2 import Dos2Disk
 from a8.emu.emulator import EmulatorOptions, Machine, run
 from a8.emu.script import Script
+from machfsol.atari.basic_game import overlay_listing, to_atascii
 from machfsol.cli import main
 
 COMMITTED_DISK = Path(__file__).resolve().parents[3] / "atr" / "MACHFSOL.ATR"
@@ -65,7 +66,8 @@ def test_build_into_a_file_that_is_a_folder(
 def test_the_game_disk_boots_into_the_game(
     atari800: str, tmp_path: Path, machine: Machine, sio_patch: bool, key: str
 ) -> None:
-    """Boot the built disk and pick a game: it starts and runs its test mode from H1:.
+    """Boot the built disk and pick a game: it starts and runs its test mode from H1:
+    (the configuration, and the test mode's overlay, which the program ENTERs).
 
     With a configuration that lists no deal the game writes its done marker and
     ends; the keyboard then lists line 10010, which sets the variant and its title.
@@ -75,6 +77,7 @@ def test_the_game_disk_boots_into_the_game(
     hdir = tmp_path / "h"
     hdir.mkdir()
     (hdir / "MFTEST.CFG").write_bytes(b"MFTEST 1\x9bEND\x9b")
+    (hdir / "MFTEST.LST").write_bytes(to_atascii(overlay_listing()))
     script = (
         Script()
         .wait(600)

@@ -154,13 +154,15 @@ def test_verify_reads_a_bad_source_before_making_any_folder(
     assert not keep.exists()
 
 
-def test_verify_source_excludes_disk_and_program(
+def test_verify_source_with_a_disk_gives_the_test_modes_overlay(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    with pytest.raises(SystemExit) as exit_:
-        main(["verify", "--source", "MY.BAS", "--disk", "MY.ATR"])
-    assert exit_.value.code == 2
-    assert "not allowed with argument" in capsys.readouterr().err
+    """With --disk (or --program) the source gives only the overlay the program ENTERs in
+    test mode: it is read, and a malformed one refused, before the disk is looked at."""
+    mine = tmp_path / "MY.BAS"
+    mine.write_text("10 GOTO 20\n", encoding="ascii")
+    assert main(["verify", "--source", str(mine), "--disk", str(tmp_path / "NONE.ATR")]) == 1
+    assert capsys.readouterr().err == f"machfsol: {mine}:1: line 10 jumps to missing line 20\n"
 
 
 @pytest.mark.emulator

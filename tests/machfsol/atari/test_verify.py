@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from a8.basic import tokenize
 from a8.emu.emulator import EmulatorOptions, run
 from a8.emu.script import Script
-from machfsol.atari.basic_game import generate
+from machfsol.atari.basic_game import generate, read_source
 from machfsol.atari.verify import Plan, main_job, program_launch, verify
 from machfsol.atari.verify_batch import DealResult, GameDisk, first_divergence
 from machfsol.cli import main
@@ -221,10 +221,20 @@ def test_a_save_file_given_as_the_program_passes(
 ALTERATIONS = {
     # rule 3a of the policy: rescue when the discard top is 1 away, not 2
     "policy-rescue-threshold": (1, "L9=2+(RC>1)", "L9=1+(RC>1)"),
-    # rule 3b: look one card deeper under the discard top
-    "policy-dig-one-deeper": (2, "M9=RC:", "M9=RC+1:"),
+    # rule 3b: look one card deeper under the discard top (two cards with one rescue)
+    "policy-dig-one-deeper": (
+        2,
+        "IF RC>1 THEN IF WN>2 THEN IF WT(W(WN-2))",
+        "IF RC>0 THEN IF WN>2 THEN IF WT(W(WN-2))",
+    ),
     # rule 2: suits in the order D C H S instead of S H C D
-    "policy-suit-order": (2, "FOR S=0 TO 3:K=PT(AN(S))", "FOR S=3 TO 0 STEP -1:K=PT(AN(S))"),
+    "policy-suit-order": (
+        2,
+        "S=0:K=PT(AN(0)):IF K<0 THEN S=1:K=PT(AN(1)):IF K<0 THEN S=2:K=PT(AN(2)):IF K<0 THEN "
+        "S=3:K=PT(AN(3))",
+        "S=3:K=PT(AN(3)):IF K<0 THEN S=2:K=PT(AN(2)):IF K<0 THEN S=1:K=PT(AN(1)):IF K<0 THEN "
+        "S=0:K=PT(AN(0))",
+    ),
     # the distance of a card (its Ace pile's part), off by one
     "distance-off-by-one": (1, "IF B-AN(S)<=L9 THEN", "IF B-AN(S)+1<=L9 THEN"),
     # the shuffle routine given the next seed (its low 16 bits one too many)
@@ -232,8 +242,8 @@ ALTERATIONS = {
     # forced step 3 of the rules: an empty space takes the stock's card before the discard's
     "fill-from-stock-first": (
         1,
-        "IF WN THEN C=W(WN):SR=1:GOTO 43",
-        "IF WN AND P>N THEN C=W(WN):SR=1:GOTO 43",
+        "IF WN THEN C=W(WN):SR=1:GOTO 45",
+        "IF WN AND P>N THEN C=W(WN):SR=1:GOTO 45",
     ),
     # variant 1's King piles off by one: a card goes on the card two ranks above it
     "king-pile-two-ranks-down": (
@@ -251,26 +261,33 @@ def altered(variant: int, old: str, new: str) -> str:
     return listing.replace(old, new)
 
 
-def trapped_on_seed(variant: int, seed: int, before: str, then: str) -> str:
-    """The listing, made to do ``then`` in deal ``seed`` just before the first statement
-    ``before`` of the test mode's deal routine (lines 7100-7199)."""
-    lines = generate(variant).splitlines()
-    numbers = {int(line.split()[0]) for line in lines}
-    assert not numbers & {32000, 32001}
+def trapped_on_seed(folder: Path, variant: int, seed: int, before: str, then: str) -> list[str]:
+    """The one source, made to do ``then`` in deal ``seed`` just before the first statement
+    ``before`` of the test mode's deal routine (the overlay's lines 7100-7199), written to
+    ``folder``; the ``verify`` arguments that play it (its MACHFSOL.<variant>, and its
+    overlay, which the program ENTERs)."""
+    lines = read_source().text.splitlines()
+    assert not [line for line in lines if re.match(r"(#T )?3200[01] ", line)]
     found = [
         index
         for index, line in enumerate(lines)
-        if 7100 <= int(line.split()[0]) < 7200 and before in line
+        if re.match(r"#T 71\d\d ", line) and before in line
     ]
     assert len(found) == 1, f"update the test: the deal routine has {before!r} not once"
     lines[found[0]] = lines[found[0]].replace(before, f"GOSUB 32000:{before}", 1)
-    lines += [f"32000 IF SE={seed} THEN {then}", "32001 RETURN"]
-    return "\n".join(lines) + "\n"
+    lines += [f"#T 32000 IF SE={seed} THEN {then}", "#T 32001 RETURN"]
+    source = folder / "TRAPPED.BAS"
+    source.write_text("\n".join(lines) + "\n", encoding="ascii")
+    program = folder / "TRAPPED.LST"
+    program.write_text(
+        generate(variant, source=source.read_text(encoding="ascii")), encoding="ascii"
+    )
+    return ["--program", str(program), "--source", str(source)]
 
 
-def hanging_on_seed(variant: int, seed: int, before: str) -> str:
-    """The listing, made to loop for ever in deal ``seed`` (see trapped_on_seed)."""
-    return trapped_on_seed(variant, seed, before, "32000")
+def hanging_on_seed(folder: Path, variant: int, seed: int, before: str) -> list[str]:
+    """The source, made to loop for ever in deal ``seed`` (see trapped_on_seed)."""
+    return trapped_on_seed(folder, variant, seed, before, "32000")
 
 
 @pytest.mark.emulator
@@ -326,10 +343,9 @@ def test_the_failure_names_the_engine_expectation(atari800: str, tmp_path: Path)
 def test_a_hung_program_fails_on_time_and_the_other_seeds_still_run(
     atari800: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], before: str, error: str
 ) -> None:
-    program = tmp_path / "HANG.LST"
-    program.write_text(hanging_on_seed(1, 3, before), encoding="ascii")
+    hanging = hanging_on_seed(tmp_path, 1, 3, before)
     status, report = _json_run(
-        capsys, "--program", str(program), "--seeds", "1-5", "--deal-seconds", "30", "--jobs", "1"
+        capsys, *hanging, "--seeds", "1-5", "--deal-seconds", "30", "--jobs", "1"
     )
     assert status == 1 and report["ok"] is False
     results = report["results"]
@@ -348,9 +364,8 @@ def test_a_basic_error_in_a_deal_fails_that_deal(
 ) -> None:
     # Division by zero in deal 2, while it is played: the program's TRAP writes
     # "ERROR 11 AT SEED 2" in MFDONE.TXT and ends; deals 3 and 4 get a new boot.
-    program = tmp_path / "ERR.LST"
-    program.write_text(trapped_on_seed(2, 2, "GOSUB 500", "Z9=1/0"), encoding="ascii")
-    status, report = _json_run(capsys, "--program", str(program), "--seeds", "1-4", "--jobs", "1")
+    trapped = trapped_on_seed(tmp_path, 2, 2, "GOSUB 500", "Z9=1/0")
+    status, report = _json_run(capsys, *trapped, "--seeds", "1-4", "--jobs", "1")
     assert status == 1
     results = report["results"]
     assert isinstance(results, list)

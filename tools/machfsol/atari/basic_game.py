@@ -11,6 +11,13 @@ Preprocessor syntax (one directive per source line, at the start of the line):
     A source-only comment: dropped from both listings (costs no Atari memory).
 ``#V1 NNN statements`` / ``#V2 NNN statements``
     A BASIC line kept only in the listing of variant 1 (or 2), without the tag.
+``#T NNN statements``
+    A line of the test mode's overlay (both variants): not in the program the game disk
+    carries, but in a listing of its own that the program, in test mode only, ENTERs from
+    the harness's H: folder (:func:`overlay_listing`; docs/GAME.md, "Test mode"). So the
+    test mode's own code (the transcript, the replay, the timing) costs the player no
+    load time. A program line may jump only to program lines (it runs without the
+    overlay); an overlay line may jump to any line.
 everything else
     A BASIC line (``NNN statements``) kept in both listings. Blank lines are dropped.
 ``"{CODE name.s part}"`` in a line
@@ -33,7 +40,7 @@ ON target is checked against the generated listing.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib.resources.abc import Traversable
 
 from a8.basic.atascii import from_text
@@ -53,6 +60,10 @@ PROGRAM_NAMES: dict[int, str] = {1: "MACHFSOL.1", 2: "MACHFSOL.2"}
 
 _LINE = re.compile(r"^(\d+) ?(.*)$")
 _VARIANT_TAG = re.compile(r"^#V(\d+) (.*)$")
+_OVERLAY_TAG = "#T "
+#: The line the test mode starts at: the overlay's listing ends with a direct ``GOTO`` to
+#: it, which Atari BASIC runs once ENTER has merged the lines before it.
+TEST_MODE_LINE = 7000
 # Statements that name other lines by number: GOTO/GOSUB n, THEN n, TRAP n, RESTORE n,
 # ON x GOTO a,b,c. A computed target (GOTO X) is not checked: the source does not use one.
 _TARGETS = re.compile(r"\b(?:GOTO|GOSUB|THEN|TRAP|RESTORE)\s*((?:\d+\s*,\s*)*\d+)")
@@ -78,6 +89,8 @@ class SourceLine:
     number: int
     text: str
     variants: frozenset[int]
+    #: True for a line of the test mode's overlay (``#T``), not in the disk's program.
+    overlay: bool = False
 
     @property
     def is_remark(self) -> bool:
@@ -113,7 +126,10 @@ def parse_source(text: str, name: str = "machfsol.bas") -> list[SourceLine]:
             continue
         variants = frozenset(VARIANTS)
         body = raw
-        if raw.startswith("#"):
+        overlay = raw.startswith(_OVERLAY_TAG)
+        if overlay:
+            body = raw.removeprefix(_OVERLAY_TAG)
+        elif raw.startswith("#"):
             tag = _VARIANT_TAG.match(raw)
             if tag is None:
                 raise BasicSourceError(f"{place}: unknown directive {raw.split()[0]!r}")
@@ -142,18 +158,24 @@ def parse_source(text: str, name: str = "machfsol.bas") -> list[SourceLine]:
                     f"{place}: line {number} already defined at {seen[(variant, number)]}"
                 )
             seen[(variant, number)] = place
-        lines.append(SourceLine(place, number, match.group(2), variants))
+        lines.append(SourceLine(place, number, match.group(2), variants, overlay))
     return lines
 
 
 def generate(
-    variant: int, *, strip_remarks: bool = False, source: BasicSource | str | None = None
+    variant: int,
+    *,
+    strip_remarks: bool = False,
+    source: BasicSource | str | None = None,
+    part: str = "whole",
 ) -> str:
     """The listing of MACHFSOL.<variant>: BASIC lines in order, ``\\n`` line ends.
 
     ``source`` is the source read with :func:`read_source`, or its bare text (default:
-    the one source, see :mod:`machfsol.atari.places`). Raises BasicSourceError (naming
-    the source line) on a malformed source.
+    the one source, see :mod:`machfsol.atari.places`). ``part``: ``"whole"`` (every line),
+    ``"program"`` (without the test mode's overlay, ``#T``: what the disk carries) or
+    ``"overlay"`` (only those). Raises BasicSourceError (naming the source line) on a
+    malformed source.
     """
     if variant not in VARIANTS:
         raise BasicSourceError(f"no variant {variant} (only 1 and 2)")
@@ -161,16 +183,31 @@ def generate(
         source = read_source()
     elif isinstance(source, str):
         source = BasicSource("machfsol.bas", source)
+    if part not in ("whole", "program", "overlay"):
+        raise BasicSourceError(f"no listing part {part!r} (whole, program or overlay)")
     lines = parse_source(source.text, source.name)
-    chosen = [line for line in lines if variant in line.variants]
-    chosen.sort(key=lambda line: line.number)
+    chosen = sorted(
+        (line for line in lines if variant in line.variants), key=lambda line: line.number
+    )
     kept = [line for line in chosen if not (strip_remarks and line.is_remark)]
     if strip_remarks:
         kept = [_without_final_remark(line) for line in kept]
-    redirect = _redirections(chosen, kept)
-    kept = [_retarget(line, redirect) for line in kept]
-    _check_targets(kept, {line.number for line in kept})
-    return "".join(f"{line.number} {_with_machine_code(line.text)}\n" for line in kept)
+    # A program line's jump lands where it lands without the overlay (the program runs
+    # alone), and must stay on a program line; an overlay line's lands in the whole.
+    program_chosen = [line for line in chosen if not line.overlay]
+    program_kept = [line for line in kept if not line.overlay]
+    program_redirect = _redirections(program_chosen, program_kept)
+    whole_redirect = _redirections(chosen, kept)
+    kept = [_retarget(line, whole_redirect if line.overlay else program_redirect) for line in kept]
+    program_numbers = {line.number for line in kept if not line.overlay}
+    _check_targets([line for line in kept if not line.overlay], program_numbers)
+    _check_targets([line for line in kept if line.overlay], {line.number for line in kept})
+    wanted = {"whole": (False, True), "program": (False,), "overlay": (True,)}[part]
+    return "".join(
+        f"{line.number} {_with_machine_code(line.text)}\n"
+        for line in kept
+        if line.overlay in wanted
+    )
 
 
 def _with_machine_code(text: str) -> str:
@@ -186,7 +223,30 @@ def program_listing(variant: int, source: BasicSource | str | None = None) -> st
     only cost load time (about 50 sectors of a real disk drive, 6 frames each), memory
     and time at every GOTO. ``machfsol listing`` prints this form unless ``--remarks``.
     """
-    return pool_constants(generate(variant, strip_remarks=True, source=source))
+    overlay = generate(variant, strip_remarks=True, source=source, part="overlay")
+    program = generate(variant, strip_remarks=True, source=source, part="program")
+    return pool_constants(program, also_names=overlay)
+
+
+def overlay_listing(source: BasicSource | str | None = None) -> str:
+    """The test mode's overlay (the ``#T`` lines, REMs stripped), then ``GOTO 7000``.
+
+    In test mode the program ENTERs this listing from H: (docs/GAME.md, "Test mode"):
+    Atari BASIC merges its lines into the running program, keeping every variable and
+    array, then runs the listing's last line, which has no line number, at once, as if
+    typed: ``GOTO 7000`` goes on with the test mode. The same for both variants (a
+    BasicSourceError if their overlays differ). Its numbers are not pooled: the overlay
+    is read only by the harness's test runs, never from a disk.
+    """
+    one, two = (
+        generate(variant, strip_remarks=True, source=source, part="overlay") for variant in VARIANTS
+    )
+    if one != two:
+        raise BasicSourceError("the test mode's overlay (#T lines) differs between the variants")
+    numbers = {int(line.split(" ", 1)[0]) for line in one.splitlines()}
+    if TEST_MODE_LINE not in numbers:
+        raise BasicSourceError(f"the test mode's overlay has no line {TEST_MODE_LINE}")
+    return f"{one}GOTO {TEST_MODE_LINE}\n"
 
 
 def _without_final_remark(line: SourceLine) -> SourceLine:
@@ -204,7 +264,7 @@ def _without_final_remark(line: SourceLine) -> SourceLine:
         elif char == ":" and not in_string:
             rest = text[index + 1 :].lstrip()
             if rest.startswith("REM"):
-                return SourceLine(line.place, line.number, text[:index], line.variants)
+                return replace(line, text=text[:index])
             if rest.startswith("DATA"):
                 break
     return line
@@ -237,7 +297,7 @@ def _retarget(line: SourceLine, redirect: dict[int, int]) -> SourceLine:
     parts = re.split(r'("[^"]*"?)', line.text)
     for index in range(0, len(parts), 2):  # even parts are outside string constants
         parts[index] = _TARGET_LISTS.sub(fix_list, parts[index])
-    return SourceLine(line.place, line.number, "".join(parts), line.variants)
+    return replace(line, text="".join(parts))
 
 
 def _check_targets(lines: list[SourceLine], numbers: set[int]) -> None:

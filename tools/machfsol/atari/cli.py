@@ -18,7 +18,14 @@ from a8.emu.cli import add_machine_arguments, check_machine
 from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, resolve_roms
 from a8.errors import A8Error
 from a8.files import STDOUT, write_atomically
-from machfsol.atari.basic_game import VARIANTS, generate, program_listing, read_source, to_atascii
+from machfsol.atari.basic_game import (
+    VARIANTS,
+    generate,
+    overlay_listing,
+    program_listing,
+    read_source,
+    to_atascii,
+)
 from machfsol.atari.build import build_disk, file_name_of, game_programs
 from machfsol.atari.places import DISK_NAME, default_disk
 from machfsol.atari.verify import (
@@ -132,12 +139,13 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="boot this game disk (default: one built from the one source, in --keep DIR "
         "or a scratch folder)",
     )
-    target.add_argument(
+    parser.add_argument(
         "--source",
         type=Path,
         metavar="MY.BAS",
         help="build the game disk from this one-source file (both games, #V1/#V2 lines) "
-        "instead of the installed or checkout's basic_src/machfsol.bas",
+        "instead of the installed or checkout's basic_src/machfsol.bas; with --program or "
+        "--disk, only the test mode's overlay (#T lines) comes from it",
     )
     parser.add_argument(
         "--deal-seconds",
@@ -224,21 +232,23 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.keyboard and args.program is not None and args.variant == "both":
         raise UsageError("--keyboard with --program: say which variant it is (--variant)")
     programs: dict[int, bytes] = {}
+    # Read before the work folder is made: a bad source leaves no folder behind. The
+    # test mode's overlay comes from it whatever the disk or program.
+    source = read_source(args.source)
+    overlay_listing(source)  # a malformed source is one error, before anything starts
     if args.program is None and args.disk is None:
-        # Built before the work folder is made: a bad source leaves no folder behind.
-        source = read_source(args.source)
         programs = game_programs(source)
         what = f"game disk built from {source.name}"
     with WorkFolder(args.keep) as work:
         if args.program is not None:
             variant = None if args.variant == "both" else variants[0]
-            launches: tuple[Launch, ...] = (program_launch(args.program, variant),)
+            launches: tuple[Launch, ...] = (program_launch(args.program, variant, source),)
             what = str(args.program)
         elif args.disk is not None:
-            launches = disk_launches(args.disk, variants)
+            launches = disk_launches(args.disk, variants, source)
             what = str(args.disk)
         else:
-            launches = disk_launches(game_disk(work.path / DISK_NAME, programs), variants)
+            launches = disk_launches(game_disk(work.path / DISK_NAME, programs), variants, source)
         plan = Plan(launches, decks, seeds)
         if not args.json:
             print(

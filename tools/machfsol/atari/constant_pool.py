@@ -51,8 +51,11 @@ class ConstantPoolError(MachfsolError):
     """The program already has a variable of a pool name."""
 
 
-def pool_constants(listing: str) -> str:
+def pool_constants(listing: str, also_names: str = "") -> str:
     """The listing with its most used numbers replaced by variables (see the module).
+
+    ``also_names``: a listing whose lines join the program later (the test mode's
+    overlay, which the program ENTERs): its variables count against BASIC's 128 too.
 
     ``listing`` is a generated listing (``NNN statements`` lines, ``\\n`` ends) whose
     first line runs first. Raises ConstantPoolError if a pool name is already a variable.
@@ -66,6 +69,8 @@ def pool_constants(listing: str) -> str:
             if poolable:
                 uses.update(int(number) for number in _NUMBER.findall(text))
     names = set(Program.from_bytes(tokenize(listing)).names)
+    if also_names:
+        names |= set(Program.from_bytes(tokenize(also_names)).names)
     room = MAX_VARIABLES - VARIABLES_LEFT - len(names)
     chosen = [number for number, count in uses.most_common() if count >= MIN_USES]
     chosen = chosen[: max(0, min(MAX_NUMBERS, room))]

@@ -15,6 +15,11 @@ Configuration format (ATASCII lines)::
     SEED 12345          autoplay this deal and write its transcript
     END
 
+The test mode's own code (the transcript, the replay, the timing) is not in the
+program the disk carries: the program ENTERs it from ``H1:MFTEST.LST`` once it has
+found the configuration (:func:`machfsol.atari.basic_game.overlay_listing`, the ``#T``
+lines of the one source), and the harness puts that listing in the folder too.
+
 By default the program is loaded by typing ``ENTER "H1:MACHFSOL.LST"`` into the
 emulator's BASIC, so that BASIC's own tokenizer reads the listing; the copy put in the
 folder ends with an immediate ``RUN`` line, which BASIC executes as soon as ENTER
@@ -47,6 +52,8 @@ from machfsol.errors import MachfsolError
 CONFIG_NAME = "MFTEST.CFG"
 DONE_NAME = "MFDONE.TXT"
 LISTING_NAME = "MACHFSOL.LST"
+#: The test mode's overlay, which the program ENTERs (see the module docstring).
+OVERLAY_NAME = "MFTEST.LST"
 PROGRAM_NAME = "MACHFSOL.BAS"
 MAGIC = "MFTEST 1"
 EOL = b"\x9b"
@@ -117,6 +124,7 @@ def run_test_mode(
     seeds: Sequence[int],
     *,
     listing: str | None = None,
+    overlay: str | None = None,
     tokenized: bool = False,
     folder: Path | None = None,
     options: EmulatorOptions | None = None,
@@ -128,6 +136,7 @@ def run_test_mode(
         variant,
         deals,
         listing=listing,
+        overlay=overlay,
         tokenized=tokenized,
         folder=folder,
         options=options,
@@ -140,6 +149,7 @@ def run_deals(
     deals: Sequence[Deal],
     *,
     listing: str | None = None,
+    overlay: str | None = None,
     tokenized: bool = False,
     folder: Path | None = None,
     options: EmulatorOptions | None = None,
@@ -147,8 +157,10 @@ def run_deals(
 ) -> TestModeRun:
     """Run MACHFSOL.<variant> in atari800 on these deals; return what it wrote.
 
-    ``listing`` defaults to the program the game disk carries; ``tokenized`` loads it as the SAVE
-    file a8.basic makes rather than through ENTER; ``folder`` (the H1: folder) defaults
+    ``listing`` defaults to the program the game disk carries, ``overlay`` to the test
+    mode's overlay of the one source (:func:`~machfsol.atari.basic_game.overlay_listing`);
+    ``tokenized`` loads the program as the SAVE file a8.basic makes rather than through
+    ENTER; ``folder`` (the H1: folder) defaults
     to a temporary one; ``memlo`` reserves low memory up to that address first, as a
     resident DOS would. Raises AtariTestModeError when the program reports an error or
     does not finish in time.
@@ -171,6 +183,8 @@ def run_deals(
             (hdir / LISTING_NAME).write_bytes(basic_game.to_atascii(program) + b"RUN" + EOL)
             command = f'ENTER "H1:{LISTING_NAME}"\n'
         (hdir / CONFIG_NAME).write_bytes(config_text(deals))
+        test_code = overlay if overlay is not None else basic_game.overlay_listing()
+        (hdir / OVERLAY_NAME).write_bytes(basic_game.to_atascii(test_code))
         budget = START_FRAMES + FRAMES_PER_DEAL * len(seeds)
         base = options if options is not None else EmulatorOptions()
         emulator = EmulatorOptions(

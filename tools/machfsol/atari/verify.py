@@ -36,6 +36,7 @@ from a8.basic import tokenize
 from a8.basic.program import Program
 from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, find_atari800
 from a8.files import write_atomically
+from machfsol.atari.basic_game import BasicSource, overlay_listing, to_atascii
 from machfsol.atari.build import build_disk, game_programs
 from machfsol.atari.keyboard_game import KeyboardCheck, KeyboardGame, play_on_keyboard
 from machfsol.atari.places import default_disk
@@ -136,23 +137,32 @@ def game_disk(path: Path, programs: dict[int, bytes] | None = None) -> Path:
     return path
 
 
-def disk_launches(disk: Path, variants: Sequence[int]) -> tuple[Launch, ...]:
+def disk_launches(
+    disk: Path, variants: Sequence[int], source: BasicSource | None = None
+) -> tuple[Launch, ...]:
+    """Boot ``disk`` once per variant; the test mode's overlay from ``source`` (default:
+    the one source)."""
     if not disk.is_file():
         raise UsageError(f"{disk}: disk image not found")
+    overlay = to_atascii(overlay_listing(source))
     # atari800 runs in a scratch folder: a relative path would not find the disk there
-    return tuple(GameDisk(disk.resolve(), variant) for variant in variants)
+    return tuple(GameDisk(disk.resolve(), variant, overlay) for variant in variants)
 
 
-def program_launch(path: Path, variant: int | None) -> GameProgram:
-    """The user's program: a SAVE file as it is, or a listing tokenized here."""
+def program_launch(
+    path: Path, variant: int | None, source: BasicSource | None = None
+) -> GameProgram:
+    """The user's program: a SAVE file as it is, or a listing tokenized here; the test
+    mode's overlay from ``source`` (default: the one source)."""
+    overlay = to_atascii(overlay_listing(source))
     try:
         data = path.read_bytes()
     except OSError as error:
         raise UsageError(f"{path}: cannot read the program: {error.strerror}") from None
     if data[:2] == b"\x00\x00":  # a SAVE file starts with LOMEM, always 0
         Program.from_bytes(data, file=str(path))
-        return GameProgram(data, str(path), variant)
-    return GameProgram(tokenize(data, file=str(path)), str(path), variant)
+        return GameProgram(data, str(path), variant, overlay)
+    return GameProgram(tokenize(data, file=str(path)), str(path), variant, overlay)
 
 
 # ------------------------------------------------------------------ running

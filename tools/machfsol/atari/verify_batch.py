@@ -22,14 +22,15 @@ them in a fresh boot.
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Final
 
 from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, RunResult, run
 from a8.emu.script import Script
 from a8.files import write_atomically
-from machfsol.atari.test_mode import CONFIG_NAME, DONE_NAME, EOL, Deal, config_text
+from machfsol.atari.basic_game import overlay_listing, to_atascii
+from machfsol.atari.test_mode import CONFIG_NAME, DONE_NAME, EOL, OVERLAY_NAME, Deal, config_text
 from machfsol.engine.checker import check_transcript
 from machfsol.engine.seed_list import format_seed_list
 from machfsol.engine.transcript import Player, Transcript, parse
@@ -56,10 +57,15 @@ PROGRAM_NAME: Final = "MFPROG.BAS"
 
 @dataclass(frozen=True)
 class GameDisk:
-    """Boot a game disk and pick the variant's program from its boot menu."""
+    """Boot a game disk and pick the variant's program from its boot menu.
+
+    ``overlay``: the test mode's overlay the program ENTERs from H: (ATASCII; default:
+    the one source's, :func:`~machfsol.atari.basic_game.overlay_listing`).
+    """
 
     path: Path
     variant: int
+    overlay: bytes = field(default_factory=lambda: default_overlay(), repr=False)
 
     @property
     def label(self) -> str:
@@ -80,6 +86,7 @@ class GameProgram:
     program: bytes
     source: str
     variant: int | None
+    overlay: bytes = field(default_factory=lambda: default_overlay(), repr=False)
 
     @property
     def label(self) -> str:
@@ -90,6 +97,11 @@ class GameProgram:
 
 
 Launch = GameDisk | GameProgram
+
+
+def default_overlay() -> bytes:
+    """The one source's test-mode overlay, as the H: folder holds it (ATASCII)."""
+    return to_atascii(overlay_listing())
 
 
 @dataclass(frozen=True)
@@ -211,6 +223,7 @@ def run_batch(
     hdir = h_folder(folder)
     hdir.mkdir(parents=True, exist_ok=True)
     (hdir / CONFIG_NAME).write_bytes(config_text([Deal(batch.deck, seed) for seed in batch.seeds]))
+    (hdir / OVERLAY_NAME).write_bytes(batch.launch.overlay)
     if isinstance(batch.launch, GameProgram):
         (hdir / PROGRAM_NAME).write_bytes(batch.launch.program)
     result = run(
