@@ -3,9 +3,11 @@ run again and counted once, and one-line errors for a bad or unreachable address
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
+import socket
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +18,7 @@ from distributed import LocalCluster
 
 from machfsol.cli import main
 from machfsol.odds import cluster as cluster_module
-from machfsol.odds.cluster import ClusterError, check_address, run_on_cluster
+from machfsol.odds.cluster import LOCAL_HTTP_ADDRESS, ClusterError, check_address, run_on_cluster
 from machfsol.odds.study import Job, Tally, compute, jobs_for, run_job
 
 # The workers are other processes: send this module's task functions by value.
@@ -29,7 +31,7 @@ CONFIGS = [(1, 24), (2, 28), (2, 36)]
 def two_workers() -> Iterator[str]:
     """A local Dask cluster of 2 worker processes (1 thread each), for the module."""
     with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=LOCAL_HTTP_ADDRESS
     ) as local:
         yield local.scheduler_address
 
@@ -81,6 +83,19 @@ def test_cli_on_a_local_cluster_equals_the_process_pool(
     on_cluster = json.loads(capsys.readouterr().out)
     assert main([*args, "--jobs", "1"]) == 0
     assert json.loads(capsys.readouterr().out) == on_cluster
+
+
+def test_a_local_cluster_beside_another_says_nothing(recwarn: pytest.WarningsRecorder) -> None:
+    """Two studies at once (or a test run beside a study): the second local cluster's
+    scheduler finds the usual HTTP port, 8787, taken, and must not warn about it."""
+    with socket.socket() as taken:
+        taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        with contextlib.suppress(OSError):  # already taken by someone else: as good
+            taken.bind(("", 8787))
+            taken.listen()
+        results = list(run_on_cluster([3, 4], str, "local", local_workers=1))
+    assert sorted(results) == [(0, "3"), (1, "4")]
+    assert [str(warning.message) for warning in recwarn.list] == []
 
 
 @pytest.mark.parametrize(

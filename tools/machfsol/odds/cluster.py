@@ -33,6 +33,8 @@ Result = TypeVar("Result")
 
 #: How long to wait for the scheduler before giving up (it may be on another machine).
 CONNECT_TIMEOUT = "20s"
+#: Where a local cluster's scheduler serves HTTP: any free port (":0").
+LOCAL_HTTP_ADDRESS = ":0"
 
 
 class ClusterError(MachfsolError):
@@ -72,7 +74,10 @@ def run_on_cluster(
             n_workers=local_workers,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
+            # The scheduler serves HTTP even without a dashboard, by default on port
+            # 8787; a free port of its own keeps a second study (or a test run beside
+            # this one) from warning that the port is taken.
+            dashboard_address=LOCAL_HTTP_ADDRESS,
             silence_logs=logging.ERROR,
         )
         address = cluster.scheduler_address
