@@ -14,7 +14,8 @@
 # (steps, forced steps, the policy) comes first, at low line numbers, and the set-up
 # code last. Multiplications cost more than additions (C+C, not 2*C). On genuine BASIC
 # rev. C every statement counts: an array element costs about a tenth to a quarter of a
-# frame, and so does an IF with a comparison.
+# frame, and so does an IF with a comparison. A comparison is a floating-point
+# subtraction, so a test for zero is written IF NOT X, not IF X=0 (NOT only looks at X).
 #
 # Places use the engine's numbers: 0 stock, 1 discard, 2-9 tableau T1-T8,
 # 10-13 Ace piles S H C D, 14-17 King piles S H C D. A card is N = SUIT*NR+RANK.
@@ -63,11 +64,15 @@
 # Autoplay (AP=1, from 196) makes each move the policy chooses here, not in the policy's
 # lines, and decides again: the RETURNs of its GOSUBs walk only the lines above. The
 # policy makes its draws itself, in line (108, 126), so this is any move but a draw:
-# after one the discard top cannot be an Ace or a King, so the forced steps start at 39,
-# and only when the move emptied a space (EM): after most moves (a King-pile top or the
-# discard top going up) there is nothing to fill, and no GOSUB.
-4 NM=NM+1:F=0:GOSUB 10:IF EM THEN GOSUB 39:GOTO 101
-5 GOTO 101
+# after one the discard top cannot be an Ace or a King, so the forced steps start at 39.
+# The policy's source is known, so the step is entered at its source's line (19 the
+# discard top, 20 a tableau card, 12 a King-pile top; not through 11's ON PK(SR)): a
+# tableau card (line 4) empties its space, which is filled at 39; after the discard top
+# (5) or a King-pile top (6, from 151) there is nothing to fill (a space stays empty only
+# while the stock and the discard pile are both empty), and no GOSUB.
+4 NM=NM+1:F=0:ON SR GOTO 5:GOSUB 20:GOSUB 39:GOTO 101
+5 GOSUB 19:GOTO 101
+6 NM=NM+1:F=0:GOSUB 12:GOTO 101
 #
 # Line 9 (from 11080): DL$, the deck's ranks as shown (L$), each followed by a place for
 # the suit, and from 27 the same in inverse video, and the first suit's ranks RK (11080
@@ -101,11 +106,11 @@
 # kinds only undo uses (70: a card back down from an Ace pile, 58: back onto the stock).
 10 REM STEP: CARD C FROM PLACE SR TO PLACE DS (F=32 IF FORCED, ELSE 0)
 11 ON PK(SR) GOTO 18,19,20,70,12
-12 K=SR-14:PT(C)=-1:T9=UN(C):KT(K)=T9:KA=KA-(AN(SU(C))=C):X=TA(C):G=WT(X)-1:WT(X)=G:IF G=0 THEN RC=RC-(IT(X)=GN)
-13 X=TB(C):G=WT(X)-1:WT(X)=G:IF G=0 THEN RC=RC-(IT(X)=GN)
+12 K=SR-14:PT(C)=-1:T9=UN(C):KT(K)=T9:KA=KA-(AN(SU(C))=C):X=TA(C):G=WT(X)-1:WT(X)=G:IF NOT G THEN RC=RC-(IT(X)=GN)
+13 X=TB(C):G=WT(X)-1:WT(X)=G:IF NOT G THEN RC=RC-(IT(X)=GN)
 14 FC=FC-1:IF T9<0 THEN KH(K)=KE:GOTO 21
-15 KH(K)=RK(T9):PT(T9)=K:KA=KA+(AN(SU(T9))=T9):X=TA(T9):G=WT(X):WT(X)=G+1:IF G=0 THEN RC=RC+(IT(X)=GN)
-16 X=TB(T9):G=WT(X):WT(X)=G+1:IF G=0 THEN RC=RC+(IT(X)=GN)
+15 KH(K)=RK(T9):PT(T9)=K:KA=KA+(AN(SU(T9))=T9):X=TA(T9):G=WT(X):WT(X)=G+1:IF NOT G THEN RC=RC+(IT(X)=GN)
+16 X=TB(T9):G=WT(X):WT(X)=G+1:IF NOT G THEN RC=RC+(IT(X)=GN)
 17 GOTO 21
 18 P=P+1:GOTO 21
 19 WN=WN-1:GOTO 21
@@ -113,42 +118,45 @@
 21 ON PK(DS) GOTO 58,22,23,29,24
 22 WN=WN+1:W(WN)=C:GOTO 31
 23 T(DS-2)=C:EM=EM-1:IT(C)=GN:RC=RC+(WT(C)>0):GOTO 31
-24 K=DS-14:T9=KT(K):UN(C)=T9:IF T9<0 THEN 27
-25 PT(T9)=-1:KA=KA-(AN(SU(T9))=T9):X=TA(T9):G=WT(X)-1:WT(X)=G:IF G=0 THEN RC=RC-(IT(X)=GN)
-26 X=TB(T9):G=WT(X)-1:WT(X)=G:IF G=0 THEN RC=RC-(IT(X)=GN)
-27 FC=FC+1:PT(C)=K:KT(K)=C:KH(K)=RK(C):KA=KA+(AN(SU(C))=C):X=TA(C):G=WT(X):WT(X)=G+1:IF G=0 THEN RC=RC+(IT(X)=GN)
+24 K=DS-14:FC=FC+1:T9=KT(K):UN(C)=T9:IF T9<0 THEN 27
+25 PT(T9)=-1:KA=KA-(AN(SU(T9))=T9):X=TA(T9):G=WT(X)-1:WT(X)=G:IF NOT G THEN RC=RC-(IT(X)=GN)
+26 X=TB(T9):G=WT(X)-1:WT(X)=G:IF NOT G THEN RC=RC-(IT(X)=GN)
+27 PT(C)=K:KT(K)=C:KH(K)=RK(C):KA=KA+(AN(SU(C))=C):X=TA(C):G=WT(X):WT(X)=G+1:IF NOT G THEN RC=RC+(IT(X)=GN)
 28 X=TB(C):GOTO 30
 29 AN(DS-10)=C+1:FC=FC+1:WT(C)=WT(C)-1:KA=KA+(PT(C+1)>=0):X=C+1:IF RK(C)=NR1 THEN 31
-30 G=WT(X):WT(X)=G+1:IF G=0 THEN RC=RC+(IT(X)=GN)
+30 G=WT(X):WT(X)=G+1:IF NOT G THEN RC=RC+(IT(X)=GN)
 # The undo stack (not while undoing or replaying), then in keyboard play (DI=1) the two
 # places shown (a space emptied is not shown empty when a card fills it at once, as the
 # rules do when the discard pile or the stock has one; a foundation not while undo shows
 # them all afterwards, WD=1), and a key pressed meanwhile kept (see 285).
-31 IF RP=0 THEN SN=SN+1:US(SN)=SR+F:UD(SN)=DS
-32 IF DI=0 THEN RETURN
+31 IF NOT RP THEN SN=SN+1:US(SN)=SR+F:UD(SN)=DS
+32 IF NOT DI THEN RETURN
 33 Q=DS:GOSUB 51:Q=SR:IF WD THEN 36
-34 IF PK(SR)=3 THEN IF RP=0 THEN IF WN OR P<=N THEN 36
+34 IF PK(SR)=3 THEN IF NOT RP THEN IF WN OR P<=N THEN 36
 35 GOSUB 51
 36 IF PEEK(764)<64 THEN GOSUB 285
 37 RETURN
 # Forced steps (38): an Ace or a King on the discard pile goes up; then (39) the lowest
 # empty space is filled, from the discard pile, else the stock (an Ace or a King dealt
-# there goes up at once).
-38 IF WN THEN C=W(WN):IF FF(C) THEN SR=1:DS=FF(C):F=32:GOSUB 10:GOTO 38
-39 IF EM=0 THEN RETURN
+# there goes up at once). Only a card just drawn can be an Ace or a King on the discard
+# pile (each one goes up as it is drawn), so 38 looks at the top once and the fills go
+# on at 39. The steps are entered at their source's line (19 discard, 18 stock, 20
+# tableau), and the fill from the discard pile is made in line (42: lines 19 and 23),
+# then what every step does (31).
+38 IF WN THEN C=W(WN):IF FF(C) THEN SR=1:DS=FF(C):F=32:GOSUB 19
+39 IF NOT EM THEN RETURN
 40 I=LO
 41 IF T(I)<52 THEN I=I+1:GOTO 41
-42 IF WN THEN C=W(WN):SR=1:GOTO 45
+42 IF WN THEN C=W(WN):SR=1:DS=I+2:F=32:LO=I+1:WN=WN-1:T(I)=C:EM=EM-1:IT(C)=GN:RC=RC+(WT(C)>0):GOSUB 31:GOTO 39
 43 IF P>N THEN RETURN
-44 C=D(P):SR=0
-45 DS=I+2:F=32:LO=I+1:GOSUB 10:IF FF(C) THEN SR=DS:DS=FF(C):GOSUB 10
-46 GOTO 38
+44 C=D(P):SR=0:DS=I+2:F=32:LO=I+1:GOSUB 18:IF FF(C) THEN SR=DS:DS=FF(C):GOSUB 20
+46 GOTO 39
 # Undo (47): the last move's steps reversed, the last first (its forced steps, then the
 # move); after a win whose final transfer was shown (WD=1), the foundations shown again
 # (76). RP=1 while it runs: the steps keep no undo entry, and a step shows no place of a
 # foundation while WD=1 (33), as 76 shows them all. Here, right after the steps: its
 # RETURNs and its loop walk few lines.
-47 RP=(NM>0):IF RP=0 THEN RETURN
+47 RP=(NM>0):IF NOT RP THEN RETURN
 48 SR=UD(SN):DS=US(SN):SN=SN-1:F=0:IF DS>31 THEN DS=DS-32:F=32
 49 GOSUB 60:GOSUB 10:IF F THEN 48
 50 NM=NM-1:RP=0:X=WD:WD=0:ON X GOTO 76:RETURN
@@ -200,10 +208,11 @@
 # the discard top is close to playable (distance <= 2, or 3 with two rescues) or when
 # a wanted card lies within reach under the top (one card deeper per rescue), else draw;
 # with the stock empty, the first rescue; with nothing left, the game is over. A move
-# found is returned (SR, DS), or with AP=1 (autoplay, 196) made at once by line 4
+# found is returned (SR, DS), or with AP=1 (autoplay, 196) made at once by line 4 or 6
 # (ON AP GOTO 4; with AP=0 the RETURN after it), and a draw made here, in line (108,
 # 126: the stock's top card onto the discard pile, its undo entry, the places shown when
-# DI=1, an Ace or a King drawn going up), after which the policy decides again at once
+# DI=1, an Ace or a King drawn going up: its forced step, and no space to fill, as none
+# is empty while the stock has cards), after which the policy decides again at once
 # where it can: a draw changes nothing the decision read but the discard top, so while
 # the card drawn is not wanted it draws again (106), or, holding rescues, weighs the new
 # top (113). RC and KA come from the steps (see 10), counted afresh after a new deal
@@ -216,10 +225,10 @@
 104 IF KA THEN 150
 105 IF RC THEN 112
 106 IF P>N THEN SR=-1:RETURN
-107 C=D(P):IF AP=0 THEN SR=0:DS=1:RETURN
+107 C=D(P):IF NOT AP THEN SR=0:DS=1:RETURN
 108 NM=NM+1:P=P+1:WN=WN+1:W(WN)=C:SN=SN+1:US(SN)=0:UD(SN)=1:IF DI THEN SR=0:DS=1:GOSUB 33
-109 IF FF(C) THEN GOSUB 38:GOTO 101
-110 IF WT(C)=0 THEN 106
+109 IF FF(C) THEN SR=1:DS=FF(C):F=32:GOSUB 19:GOTO 101
+110 IF NOT WT(C) THEN 106
 111 SR=1:GOTO 190
 # Rescues. The distance of the discard top B (RULES.md) is only compared with L9, so it
 # is not worked out in full: the top is close when its Ace pile needs at most L9 cards
@@ -231,16 +240,16 @@
 # among the RC cards under the top (not the pile's last card), the first two unrolled.
 # The rescue itself, the first space holding a wanted card (R1), is looked for only when
 # it is played (180).
-112 IF WN=0 THEN 124
+112 IF NOT WN THEN 124
 113 B=W(WN):S=SU(B):L9=2+(RC>1):IF B-AN(S)<=L9 THEN 180
-#V1 114 RB=RK(B)+1:LR=RB+L9:G=KH(S):IF G>=RB AND G<=LR THEN 180
+#V1 114 RB=RK(B)+1:LR=RB+L9:G=KH(S):IF G>=RB THEN IF G<=LR THEN 180
 #V1 115 REM (VARIANT 1 LOOKS AT THE CARD'S OWN KING PILE ONLY, KH(S))
 #V1 116 REM
 #V1 117 REM
-#V2 114 RB=RK(B)+1:LR=RB+L9:G=KH(0):IF G>=RB AND G<=LR THEN 180
-#V2 115 G=KH(1):IF G>=RB AND G<=LR THEN 180
-#V2 116 G=KH(2):IF G>=RB AND G<=LR THEN 180
-#V2 117 G=KH(3):IF G>=RB AND G<=LR THEN 180
+#V2 114 RB=RK(B)+1:LR=RB+L9:G=KH(0):IF G>=RB THEN IF G<=LR THEN 180
+#V2 115 G=KH(1):IF G>=RB THEN IF G<=LR THEN 180
+#V2 116 G=KH(2):IF G>=RB THEN IF G<=LR THEN 180
+#V2 117 G=KH(3):IF G>=RB THEN IF G<=LR THEN 180
 118 IF WN>1 THEN IF WT(W(WN-1)) THEN 180
 119 IF RC>1 THEN IF WN>2 THEN IF WT(W(WN-2)) THEN 180
 120 IF RC<3 OR WN<4 THEN 124
@@ -248,19 +257,19 @@
 122 FOR I=WN-3 TO WN-M9 STEP -1:IF WT(W(I)) THEN POP:GOTO 180
 123 NEXT I
 124 IF P>N THEN 180
-125 C=D(P):IF AP=0 THEN SR=0:DS=1:RETURN
+125 C=D(P):IF NOT AP THEN SR=0:DS=1:RETURN
 126 NM=NM+1:P=P+1:WN=WN+1:W(WN)=C:SN=SN+1:US(SN)=0:UD(SN)=1:IF DI THEN SR=0:DS=1:GOSUB 33
-127 IF FF(C) THEN GOSUB 38:GOTO 101
-128 IF WT(C)=0 THEN 113
+127 IF FF(C) THEN SR=1:DS=FF(C):F=32:GOSUB 19:GOTO 101
+128 IF NOT WT(C) THEN 113
 129 SR=1:GOTO 190
 # KA>0: the first suit (S H C D) whose next card is a King-pile top; that top goes up.
 150 S=0:K=PT(AN(0)):IF K<0 THEN S=1:K=PT(AN(1)):IF K<0 THEN S=2:K=PT(AN(2)):IF K<0 THEN S=3:K=PT(AN(3))
-151 SR=K+14:DS=S+10:C=KT(K):ON AP GOTO 4:RETURN
+151 SR=K+14:DS=S+10:C=KT(K):ON AP GOTO 6:RETURN
 # The rescue played: the first space R1 whose card is wanted (one exists: RC>0), found by
 # falling through nested IFs (no jump back per space). Spaces past TS hold 52, which
 # nothing takes.
-180 R1=0:IF WT(T(0))=0 THEN R1=1:IF WT(T(1))=0 THEN R1=2:IF WT(T(2))=0 THEN R1=3:IF WT(T(3))=0 THEN R1=4
-181 IF R1=4 THEN IF WT(T(4))=0 THEN R1=5:IF WT(T(5))=0 THEN R1=6:IF WT(T(6))=0 THEN R1=7
+180 R1=0:IF NOT WT(T(0)) THEN R1=1:IF NOT WT(T(1)) THEN R1=2:IF NOT WT(T(2)) THEN R1=3:IF NOT WT(T(3)) THEN R1=4
+181 IF R1=4 THEN IF NOT WT(T(4)) THEN R1=5:IF NOT WT(T(5)) THEN R1=6:IF NOT WT(T(6)) THEN R1=7
 188 SR=R1+2:C=T(R1)
 190 REM DS=WHERE CARD C GOES: ITS ACE PILE, ELSE THE LOWEST KING PILE TAKING IT
 191 S=SU(C):IF AN(S)=C THEN DS=S+10:ON AP GOTO 4:RETURN

@@ -242,8 +242,8 @@ ALTERATIONS = {
     # forced step 3 of the rules: an empty space takes the stock's card before the discard's
     "fill-from-stock-first": (
         1,
-        "IF WN THEN C=W(WN):SR=1:GOTO 45",
-        "IF WN AND P>N THEN C=W(WN):SR=1:GOTO 45",
+        "IF WN THEN C=W(WN):SR=1:DS=I+2:",
+        "IF WN AND P>N THEN C=W(WN):SR=1:DS=I+2:",
     ),
     # variant 1's King piles off by one: a card goes on the card two ranks above it
     "king-pile-two-ranks-down": (
