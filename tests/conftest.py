@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -44,6 +45,26 @@ def _temporary_files_inside_pytests_own_folder(
         patch.setenv("TMPDIR", str(folder))
         patch.setattr(tempfile, "tempdir", str(folder))
         yield
+
+
+#: The checkout the tests run in (and, for the commands they start, the current folder).
+CHECKOUT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _nothing_left_in_the_checkout() -> Iterator[None]:
+    """A test that saves a file in the current folder (a random "s NAME" line typed into
+    the game saves a transcript there) must do it in a folder of its own: what a run
+    leaves in the checkout's top folder is an error. Tools' caches (dot names) are not."""
+
+    def entries() -> set[str]:
+        return {path.name for path in CHECKOUT.iterdir() if not path.name.startswith(".")}
+
+    before = entries()
+    yield
+    left = sorted(entries() - before)
+    if left:
+        pytest.fail(f"the tests left {', '.join(left)} in {CHECKOUT}", pytrace=False)
 
 
 @pytest.fixture(scope="session")

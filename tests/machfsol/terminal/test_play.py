@@ -7,10 +7,12 @@ person would see; a few go through ``machfsol play`` itself with ``input`` repla
 from __future__ import annotations
 
 import builtins
+import contextlib
 import io
 import re
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -663,11 +665,14 @@ def test_closed_standard_stream_is_a_usage_error(
 def test_random_lines_never_raise(lines: list[str], game: tuple[int, int]) -> None:
     number, size = game
     screen = seeded(17, number, size)
-    for line in lines:
-        if parse_is_quit(line):
-            continue
-        shown = screen.type(line)
-        assert "On the foundations:" in shown
+    # A random line can be "s" or "s NAME", which saves a transcript in the current
+    # folder: let it save into a folder of its own, not the checkout the tests run in.
+    with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder):
+        for line in lines:
+            if parse_is_quit(line):
+                continue
+            shown = screen.type(line)
+            assert "On the foundations:" in shown
 
 
 VOCABULARY = [
