@@ -244,6 +244,11 @@ static int line_push(Search *s, int card, int place) {
  * ``rest_drawn`` the cards after those are drawn too but not counted as waiting.
  * ``counts``, when given, receives the number of waiting cards at each level below top
  * (then the whole count is made, not stopped at the first overflow). */
+/* The lowest level at which a card free only below level ``free`` is counted waiting:
+ * -1 (a card that only the pile's end lets out, in the stock-order test) is every
+ * level down to 0 (solver.py's _from_level; the difference array has no level -1). */
+static int from_level(int free) { return free > 0 ? free : 0; }
+
 static int dead_end_at(const Search *s, int p, int top, uint64_t tab, uint32_t ace,
                        uint64_t fmask, int drawn, int rest_drawn, int *counts) {
     int level[MAXN], hold[MAXN], ace_block[MAXN], king_block[MAXN], host_block[MAXN];
@@ -354,7 +359,7 @@ static int dead_end_at(const Search *s, int p, int top, uint64_t tab, uint32_t a
         int c = s->stack[d];
         int free = ace_block[c] > king_block[c] ? ace_block[c] : king_block[c];
         if (free < d) {
-            diff[free]++;
+            diff[from_level(free)]++;
             diff[d + 1]--;
         }
     }
@@ -364,7 +369,7 @@ static int dead_end_at(const Search *s, int p, int top, uint64_t tab, uint32_t a
         rest &= rest - 1;
         int free = ace_block[c] > king_block[c] ? ace_block[c] : king_block[c];
         if (free < top) {
-            diff[free]++;
+            diff[from_level(free)]++;
             diff[top]--;
         }
     }
@@ -375,7 +380,7 @@ static int dead_end_at(const Search *s, int p, int top, uint64_t tab, uint32_t a
         if (s->rank[c] == 0 || s->is_king[c]) continue; /* it goes to its pile at once */
         int free = ace_block[c] > king_block[c] ? ace_block[c] : king_block[c];
         if (free < top) {
-            diff[free]++;
+            diff[from_level(free)]++;
             diff[top]--;
         }
     }
