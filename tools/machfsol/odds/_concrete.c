@@ -72,7 +72,9 @@ typedef struct {
     uint64_t takes[MAXN];     /* cards a King pile with this top accepts */
     uint64_t host_mask[MAXN]; /* non-Ace cards that may go on this card */
     int host1[MAXN], host2[MAXN];
-    int downwards[MAXN], n_down;
+    int downwards[MAXN], n_down; /* the Queens down to the twos, by rank */
+    uint64_t down_mask;          /* the same cards */
+    int twins[MAXN], n_twins;    /* the black or red card of each pair of twins, likewise */
     int is_king[MAXN];
     uint64_t full;
     /* the search's mutable state shared by all frames */
@@ -236,171 +238,268 @@ static int line_push(Search *s, int card, int place) {
 
 /* ---------------------------------------------------------------- dead ends */
 
-/* The stuck-cards test of solver.py's _ConcreteSearch._dead_end, step for step.
- * ``drawn`` < 0: the stock is available at once and never waits (the dead-end test).
- * Else the stock-order test's view of one pile level (solver.py's _stock_counts): the
- * stock's next ``drawn`` cards are drawn (available, and waiting in the tableau when
- * stuck, like tableau cards), the others not yet (held back), except that with
- * ``rest_drawn`` the cards after those are drawn too but not counted as waiting.
- * ``counts``, when given, receives the number of waiting cards at each level below top
- * (then the whole count is made, not stopped at the first overflow). */
-/* The lowest level at which a card free only below level ``free`` is counted waiting:
- * -1 (a card that only the pile's end lets out, in the stock-order test) is every
- * level down to 0 (solver.py's _from_level; the difference array has no level -1). */
-static int from_level(int free) { return free > 0 ? free : 0; }
+/* The stuck-cards test of solver.py's _ConcreteSearch._dead_end, and the stock-order
+ * test built on it (_stock_dead), counted as solver.py counts them, value for value.
+ *
+ * One state asks for several counts, in several *modes*: mode 0 is the dead-end test's
+ * (the stock available at once), mode 1 + m the stock-order test's with the stock's next
+ * m cards drawn. They differ only in the values of the stock's cards, and every value the
+ * test works out from those is a min or a max of others, the same steps in every mode.
+ * So the steps are made once for 16 modes at a time, each value a vector of 16 small
+ * integers (Lanes: one lane per mode; GCC's and Clang's vector extension, plain SSE2 on
+ * x86-64), and only the final count of waiting cards is made mode by mode, for the modes
+ * asked for. Levels fit in a byte: -1 .. 52, and NO_BLOCK is LANE_NO_BLOCK there.
+ *
+ * A View holds one state's test: what does not depend on the mode, made once
+ * (view_make), and the values of one block of 16 modes (view_fill). The per-card
+ * arrays are solver.py's scratch arrays of the same names. */
+enum { LANES = 16, LANE_NO_BLOCK = 127 };
+typedef int8_t Lanes __attribute__((vector_size(LANES)));
 
-static int dead_end_at(const Search *s, int p, int top, uint64_t tab, uint32_t ace,
-                       uint64_t fmask, int drawn, int rest_drawn, int *counts) {
-    int level[MAXN], hold[MAXN], ace_block[MAXN], king_block[MAXN], host_block[MAXN];
-    int out[MAXN];
-    int diff[MAXN + 2];
+static Lanes lanes_of(int value) {
+    Lanes all = {0};
+    return all + (int8_t)value;
+}
+
+/* Written lane by lane: compilers make each one instruction where the processor has
+ * one (SSE2 has none for bytes: then a few). */
+static Lanes lanes_min(Lanes a, Lanes b) {
+    Lanes least;
+    for (int j = 0; j < LANES; j++) least[j] = a[j] < b[j] ? a[j] : b[j];
+    return least;
+}
+
+static Lanes lanes_max(Lanes a, Lanes b) {
+    Lanes most;
+    for (int j = 0; j < LANES; j++) most[j] = a[j] > b[j] ? a[j] : b[j];
+    return most;
+}
+
+/* ``when`` ? ``yes`` : ``no``, lane by lane (``when`` lanes all ones or all zeros). */
+static Lanes lanes_pick(Lanes when, Lanes yes, Lanes no) { return (yes & when) | (no & ~when); }
+
+typedef struct {
+    /* The state, and what does not depend on the mode. */
+    int p, top;
+    uint64_t tab;
+    /* The King-pile cards by rank, lowest first (the order the holds need):
+     * pile_card[j] on King pile pile_of[j]; the ranks up to r in [0, rank_end[r]). */
+    int pile_card[MAXN], pile_of[MAXN], rank_end[MAXN / 4];
+    int live[MAXN], n_live;   /* the Queens down to the twos not on a foundation */
+    int twins[MAXN], n_twins; /* twins (the black or red card) with neither on one */
+    /* The values of the modes in block ``block`` (16 * block .. 16 * block + 15). */
+    int block;
+    Lanes level[MAXN];      /* a card's level on the discard pile (NO_BLOCK: not on it) */
+    Lanes hold[MAXN];       /* the level down to which the pile is dug before it can leave */
+    Lanes ace_block[MAXN];  /* ... before its Ace pile can take it */
+    Lanes host_block[MAXN]; /* ... before it can be a King-pile top (FOR_EVER: never) */
+    Lanes free[MAXN];       /* ... before it can leave the tableau: max(ace, king_block) */
+    Lanes twin_from[MAXN / 2], twin_to[MAXN / 2]; /* a twin waits over [from, to] */
+} View;
+
+/* The parts of a state's test that do not depend on the mode. */
+static void view_make(const Search *s, View *v, int p, int top, uint64_t tab, uint32_t ace,
+                      uint64_t fmask) {
     int n = s->n, r = s->r;
-    uint64_t stock = 0;
-    if (top < 2) return 0;
-    for (int c = 0; c < n; c++) {
-        level[c] = hold[c] = host_block[c] = ace_block[c] = king_block[c] = NO_BLOCK;
-    }
-    for (int d = 0; d < top; d++) level[s->stack[d]] = hold[s->stack[d]] = d;
-    if (drawn >= 0) {
-        /* Drawn: available from the top level on ("top"); held back: not before the
-         * pile is gone (-1). Only comparisons with pile levels matter (docs/ODDS.md). */
-        for (int q = p; q < n; q++) {
-            int c = s->order[q], h = q - p < drawn || rest_drawn ? top : -1;
-            stock |= 1ULL << c;
-            level[c] = hold[c] = h;
-            out[c] = q - p < drawn ? top - 1 : -1;
-            if (s->is_king[c]) host_block[c] = h;
-        }
-    }
-    int changed = 1;
-    while (changed) {
-        for (int suit = 0; suit < 4; suit++) {
-            int base = suit * r, deepest = NO_BLOCK;
-            for (int c = base + ((ace >> (4 * suit)) & 15); c < base + r; c++) {
-                ace_block[c] = deepest;
-                if (hold[c] < deepest) deepest = hold[c];
+    v->p = p;
+    v->top = top;
+    v->tab = tab;
+    v->block = -1;
+    /* Every card a mode reads before setting it starts "not on the pile": with the cards
+     * on an Ace pile left at that, the holds need no bounds on the suits. */
+    for (int c = 0; c < n; c++) v->level[c] = v->hold[c] = lanes_of(LANE_NO_BLOCK);
+    for (int d = 0; d < top; d++) v->level[s->stack[d]] = v->hold[s->stack[d]] = lanes_of(d);
+    /* A King on no King pile (in the stock, or on its Ace pile without Kings that stay)
+     * can host at once, as far as the pile's levels go. */
+    for (int suit = 0; suit < 4; suit++) v->host_block[suit * r + r - 1] = lanes_of(LANE_NO_BLOCK);
+    int j = 0;
+    for (int rank = 0; rank < r; rank++) {
+        for (int i = 0; i < 4; i++)
+            if (r - 1 - rank < s->plen[i]) {
+                v->pile_card[j] = s->pile[i][r - 1 - rank];
+                v->pile_of[j++] = i;
             }
-        }
-        changed = 0;
-        for (int i = 0; i < 4; i++) {
-            int above = NO_BLOCK;
-            for (int k = s->plen[i] - 1; k >= 0; k--) {
-                int c = s->pile[i][k];
-                host_block[c] = above;
-                if (above < hold[c]) {
-                    hold[c] = above;
-                    changed = 1;
-                }
-                if (ace_block[c] < above) above = ace_block[c];
-            }
-        }
+        v->rank_end[rank] = j;
     }
     uint64_t on_ace = 0;
     for (int suit = 0; suit < 4; suit++) {
         int height = (ace >> (4 * suit)) & 15;
         on_ace |= ((1ULL << height) - 1) << (suit * r);
     }
-    for (int j = 0; j < s->n_down; j++) {
-        int c = s->downwards[j];
-        if ((fmask >> c) & 1) {
-            if ((on_ace >> c) & 1) host_block[c] = FOR_EVER;
-            continue;
-        }
-        int block = host_block[s->host1[c]];
-        if (host_block[s->host2[c]] > block) block = host_block[s->host2[c]];
-        king_block[c] = block;
-        host_block[c] = level[c] < block ? level[c] : block;
+    /* A card on its Ace pile never takes a card again. */
+    for (uint64_t rest = on_ace & s->down_mask; rest; rest &= rest - 1)
+        v->host_block[__builtin_ctzll(rest)] = lanes_of(FOR_EVER);
+    /* The lists, each card written and kept only when it belongs (no jumps to foresee). */
+    v->n_live = 0;
+    for (int k = 0; k < s->n_down; k++) {
+        int c = s->downwards[k];
+        v->live[v->n_live] = c;
+        v->n_live += !((fmask >> c) & 1);
     }
-    if (s->flags & TWINS) {
-        /* Twin hosts compete for their own two hosts: both can be King-pile tops only
-         * once both their hosts can be (solver.py's _dead_end). Higher ranks first,
-         * since a pair's hosts are the pair of the rank above. */
-        for (int j = 0; j < s->n_down; j++) {
-            int c = s->downwards[j], c2 = c + 2 * r;
-            if (s->suit[c] >= 2 || ((fmask >> c) & 1) || ((fmask >> c2) & 1)) continue;
-            int b1 = host_block[s->host1[c]], b2 = host_block[s->host2[c]];
-            int both = b1 < b2 ? b1 : b2;
-            if (level[c] < both) both = level[c];
-            if (level[c2] < both) both = level[c2];
-            if (host_block[c] < host_block[c2]) host_block[c] = both;
-            else host_block[c2] = both;
-        }
+    v->n_twins = 0;
+    for (int k = 0; k < s->n_twins; k++) {
+        int c = s->twins[k];
+        v->twins[v->n_twins] = c;
+        v->n_twins += !(((fmask >> c) | (fmask >> (c + 2 * r))) & 1);
     }
+}
+
+/* The Ace-pile levels and the King-pile holds (solver.py's "repeat until no such hold
+ * grows deeper" loop). ``ace_block`` of a card: the deepest ``hold`` among the lower
+ * cards of its suit (NO_BLOCK when there is none: the cards on the Ace pile hold
+ * nothing). A card below others on a King pile cannot leave before they have gone to
+ * their own Ace piles: its ``hold`` is the deepest Ace-pile level among them, and so is
+ * its ``host_block`` (it is no pile top before).
+ *
+ * solver.py repeats the two steps until no hold changes. A King-pile card's hold depends
+ * only on the Ace-pile levels of the cards above it, which are of lower ranks, and those
+ * only on the holds of still lower cards of their suits: so one pass up the ranks, each
+ * rank's values made from the lower ranks' final ones, reaches the same fixpoint. */
+static void holds_up_the_ranks(const Search *s, View *v) {
+    int r = s->r;
+    Lanes deepest[4], above[4]; /* a pile top is free */
+    for (int i = 0; i < 4; i++) deepest[i] = above[i] = lanes_of(LANE_NO_BLOCK);
+    for (int rank = 0, j = 0; rank < r; rank++) {
+        for (int suit = 0; suit < 4; suit++) v->ace_block[suit * r + rank] = deepest[suit];
+        for (; j < v->rank_end[rank]; j++) {
+            int c = v->pile_card[j], i = v->pile_of[j];
+            v->host_block[c] = v->hold[c] = above[i];
+            above[i] = lanes_min(above[i], v->ace_block[c]);
+        }
+        for (int suit = 0; suit < 4; suit++)
+            deepest[suit] = lanes_min(deepest[suit], v->hold[suit * r + rank]);
+    }
+}
+
+/* The values of the 16 modes of ``block``, all but the final count. */
+static void view_fill(const Search *s, View *v, int block) {
+    static const Lanes lane = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    int r = s->r, top = v->top;
+    Lanes mode = lane + (int8_t)(LANES * block);
+    Lanes waits_to[MAXN]; /* the stock's cards: the last level they are out of the pile */
+    v->block = block;
+    for (int q = v->p; q < s->n; q++) {
+        /* Mode 0: the stock is available at once. Mode 1 + m: the stock's next m cards are
+         * drawn, available from the top level on ("top"), the others held back, not
+         * before the pile is gone (-1). Only comparisons with pile levels matter
+         * (docs/ODDS.md). */
+        int c = s->order[q];
+        Lanes drawn = mode > (int8_t)(q - v->p + 1);
+        Lanes here = lanes_pick(drawn, lanes_of(top), lanes_of(-1));
+        here = lanes_pick(mode == 0, lanes_of(LANE_NO_BLOCK), here);
+        v->level[c] = v->hold[c] = here;
+        if (s->is_king[c]) v->host_block[c] = here;
+        waits_to[c] = lanes_pick(drawn, lanes_of(top - 1), lanes_of(-1));
+    }
+    holds_up_the_ranks(s, v);
+    /* A card can go on a King pile once one of its hosts is a pile top; a card of the
+     * pile stays in the way until it is dug out. From the Queens down (each card's
+     * hosts are of the rank above). */
+    for (int k = 0; k < v->n_live; k++) {
+        int c = v->live[k];
+        Lanes king_block = lanes_max(v->host_block[s->host1[c]], v->host_block[s->host2[c]]);
+        v->free[c] = lanes_max(v->ace_block[c], king_block);
+        v->host_block[c] = lanes_min(v->level[c], king_block);
+    }
+    if (!(s->flags & TWINS)) return;
+    /* Twin hosts compete for their own two hosts: both can be King-pile tops only once
+     * both their hosts can be (solver.py's _dead_end). Higher ranks first, since a
+     * pair's hosts are the pair of the rank above. */
+    for (int k = 0; k < v->n_twins; k++) {
+        int c = v->twins[k], c2 = c + 2 * r;
+        Lanes both = lanes_min(v->host_block[s->host1[c]], v->host_block[s->host2[c]]);
+        both = lanes_min(both, lanes_min(v->level[c], v->level[c2]));
+        Lanes first = v->host_block[c] < v->host_block[c2];
+        v->host_block[c] = lanes_pick(first, both, v->host_block[c]);
+        v->host_block[c2] = lanes_pick(first, v->host_block[c2], both);
+    }
+    /* Twins (the two cards of one colour and rank) have the same two hosts, and a host
+     * takes one card: while only one host can be a King-pile top, one twin more than the
+     * per-card spans count must wait (solver.py's _dead_end): over [twin_from, twin_to],
+     * when that is not empty. A twin is out of the pile from its level on, a tableau
+     * card from just below the top. */
+    uint64_t stock = 0;
+    for (int q = v->p; q < s->n; q++) stock |= 1ULL << s->order[q];
+    for (int k = 0; k < v->n_twins; k++) {
+        int c = v->twins[k], c2 = c + 2 * r, out[2];
+        for (int t = 0; t < 2; t++) {
+            int x = t ? c2 : c;
+            out[t] = v->level[x][0] < LANE_NO_BLOCK ? v->level[x][0]
+                     : ((v->tab >> x) & 1)          ? top - 1
+                                                    : -1;
+        }
+        Lanes b1 = v->host_block[s->host1[c]], b2 = v->host_block[s->host2[c]];
+        Lanes from = lanes_max(lanes_min(b1, b2), lanes_max(v->ace_block[c], v->ace_block[c2]));
+        Lanes to = lanes_max(b1, b2) - 1;
+        to = lanes_min(to, ((stock >> c) & 1) ? waits_to[c] : lanes_of(out[0]));
+        to = lanes_min(to, ((stock >> c2) & 1) ? waits_to[c2] : lanes_of(out[1]));
+        v->twin_from[k] = lanes_max(from, lanes_of(0));
+        v->twin_to[k] = to;
+    }
+}
+
+/* The lowest level at which a card free only below level ``free`` is counted waiting:
+ * -1 (a card that only the pile's end lets out, in the stock-order test) is every
+ * level down to 0 (solver.py's _from_level; the difference array has no level -1). */
+static int from_level(int free) { return free > 0 ? free : 0; }
+
+/* The cards waiting in the tableau at each level of the pile below the top, in one mode
+ * (solver.py's _stuck_spans and _stuck_counts): mode 0, the stock available at once and
+ * never waiting (the dead-end test); mode 1 + m, the stock's next m cards drawn (and
+ * waiting in the tableau when stuck, like tableau cards), the others held back. The
+ * counts go to counts[0..top); with ``stop_over`` >= 0 the count stops at the first level
+ * where more than that many cards wait, and the answer is whether it did.
+ *
+ * A card waiting from level ``from`` up to level ``to`` adds one to the count at each
+ * level of [from, to): to diff[from], less one at diff[to] (the count at a level is the
+ * sum of diff up to it). Adding ``waits`` (0 or 1) at a place that is in the array
+ * either way, rather than branching, keeps the loops free of jumps the processor cannot
+ * foresee. */
+static int stuck_counts(const Search *s, View *v, int mode, int stop_over, int *counts) {
+    int top = v->top, lane = mode % LANES, diff[MAXN + 2];
+    if (v->block != mode / LANES) view_fill(s, v, mode / LANES);
     memset(diff, 0, sizeof(int) * (size_t)(top + 1));
     if (s->flags & TWINS) {
-        /* Twins (the two cards of one colour and rank) have the same two hosts, and a
-         * host takes one card: while only one host can be a King-pile top, one twin
-         * more than the per-card spans count must wait (solver.py's _dead_end). */
-        for (int j = 0; j < s->n_down; j++) {
-            int c = s->downwards[j], c2 = c + 2 * r;
-            if (s->suit[c] >= 2 || ((fmask >> c) & 1) || ((fmask >> c2) & 1)) continue;
-            int d1 = ((stock >> c) & 1)    ? out[c]
-                     : level[c] < NO_BLOCK ? level[c]
-                     : ((tab >> c) & 1)    ? top - 1
-                                           : -1;
-            int d2 = ((stock >> c2) & 1)    ? out[c2]
-                     : level[c2] < NO_BLOCK ? level[c2]
-                     : ((tab >> c2) & 1)    ? top - 1
-                                            : -1;
-            int b1 = host_block[s->host1[c]], b2 = host_block[s->host2[c]];
-            int lo = b1 < b2 ? b1 : b2, hi = (b1 < b2 ? b2 : b1) - 1;
-            if (ace_block[c] > lo) lo = ace_block[c];
-            if (ace_block[c2] > lo) lo = ace_block[c2];
-            if (d1 < hi) hi = d1;
-            if (d2 < hi) hi = d2;
-            if (lo < 0) lo = 0;
-            if (lo <= hi) {
-                diff[lo]++;
-                diff[hi + 1]--;
-            }
+        for (int k = 0; k < v->n_twins; k++) {
+            int from = v->twin_from[k][lane], to = v->twin_to[k][lane];
+            int waits = from <= to;
+            diff[waits ? from : 0] += waits;
+            diff[waits ? to + 1 : 0] -= waits;
         }
     }
     for (int d = 0; d < top; d++) {
-        int c = s->stack[d];
-        int free = ace_block[c] > king_block[c] ? ace_block[c] : king_block[c];
-        if (free < d) {
-            diff[from_level(free)]++;
-            diff[d + 1]--;
-        }
+        /* Also at its own level: when it is the top, it must go into the tableau while
+         * the others still wait there. */
+        int free = v->free[s->stack[d]][lane], waits = free < d;
+        diff[waits ? from_level(free) : d] += waits;
+        diff[d + 1] -= waits;
     }
-    uint64_t rest = tab;
-    while (rest) {
-        int c = __builtin_ctzll(rest);
-        rest &= rest - 1;
-        int free = ace_block[c] > king_block[c] ? ace_block[c] : king_block[c];
-        if (free < top) {
-            diff[from_level(free)]++;
-            diff[top]--;
-        }
+    /* Tableau cards and drawn stock cards wait up to the top (diff[top], which no level
+     * reads). A drawn stock card must leave the pile before the pile's level below it,
+     * like a tableau card; a drawn Ace or King goes to its pile at once. */
+    for (uint64_t rest = v->tab; rest; rest &= rest - 1) {
+        int free = v->free[__builtin_ctzll(rest)][lane], waits = free < top;
+        diff[waits ? from_level(free) : top] += waits;
     }
-    for (int q = p; q < p + drawn && q < n; q++) {
-        /* A drawn stock card must leave the pile before the pile's level below it: like
-         * a tableau card. */
+    for (int q = v->p; q < v->p + mode - 1; q++) {
         int c = s->order[q];
-        if (s->rank[c] == 0 || s->is_king[c]) continue; /* it goes to its pile at once */
-        int free = ace_block[c] > king_block[c] ? ace_block[c] : king_block[c];
-        if (free < top) {
-            diff[from_level(free)]++;
-            diff[top]--;
-        }
+        int free = v->free[c][lane], waits = free < top && s->rank[c] != 0 && !s->is_king[c];
+        diff[waits ? from_level(free) : top] += waits;
     }
     int stuck = 0;
-    if (counts != NULL) {
-        for (int lv = 0; lv < top; lv++) {
-            stuck += diff[lv];
-            counts[lv] = stuck;
-        }
-        return 0;
-    }
     for (int lv = 0; lv < top; lv++) {
         stuck += diff[lv];
-        if (stuck > s->slots) return 1;
+        counts[lv] = stuck;
+        if (stop_over >= 0 && stuck > stop_over) return 1;
     }
     return 0;
 }
 
-static int dead_end(const Search *s, int top, uint64_t tab, uint32_t ace, uint64_t fmask) {
-    return dead_end_at(s, 0, top, tab, ace, fmask, -1, 0, NULL);
+/* The dead-end test: more cards must wait in the tableau at some level than it has
+ * spaces, with the stock available at once. */
+static int dead_end(const Search *s, View *v) {
+    int counts[MAXN];
+    return stuck_counts(s, v, 0, s->slots, counts);
 }
 
 /* The stock-order test (solver.py's _ConcreteSearch._stock_dead): going down the pile's
@@ -409,23 +508,30 @@ static int dead_end(const Search *s, int top, uint64_t tab, uint32_t ace, uint64
  * the levels with the fewest cards drawn that keep each level within the spaces; each
  * number drawn is counted only when the walk needs it (solver.py counts them all: the
  * same answer). */
-static int stock_dead(const Search *s, int p, int top, uint64_t tab, uint32_t ace,
-                      uint64_t fmask) {
-    int counts[MAXN + 1][MAXN];
-    int most = s->n - p;
-    int drawn = 0, made = -1;
-    if (top < 2) return 0;
-    for (int lv = top - 1; lv >= 0; lv--) {
-        for (;;) {
-            if (drawn > made) {
-                made = drawn;
-                dead_end_at(s, p, top, tab, ace, fmask, drawn, drawn == most, counts[drawn]);
-            }
-            if (counts[drawn][lv] <= s->slots) break;
+static int stock_dead(const Search *s, View *v) {
+    int counts[MAXN]; /* with ``drawn`` cards drawn */
+    int most = s->n - v->p;
+    int drawn = 0;
+    stuck_counts(s, v, 1 + drawn, -1, counts);
+    for (int lv = v->top - 1; lv >= 0; lv--) {
+        while (counts[lv] > s->slots) {
             if (++drawn > most) return 1;
+            stuck_counts(s, v, 1 + drawn, -1, counts);
         }
     }
     return 0;
+}
+
+/* Is the state proved lost by the dead-end test or (after ``stock_after`` states, with
+ * the stock not used up) the stock-order test? Both need two cards on the pile. */
+static int proved_lost(const Search *s, int p, int top, uint64_t tab, uint32_t ace,
+                       uint64_t fmask) {
+    int dead_ends = s->flags & DEAD_ENDS;
+    int stock_order = (s->flags & STOCK_ORDER) && p < s->n && s->nodes > s->stock_after;
+    if (top < 2 || !(dead_ends || stock_order)) return 0;
+    View v;
+    view_make(s, &v, p, top, tab, ace, fmask);
+    return (dead_ends && dead_end(s, &v)) || (stock_order && stock_dead(s, &v));
 }
 
 /* ---------------------------------------------------------------- the search */
@@ -538,10 +644,7 @@ static int dfs(Search *s, int p, int top, uint64_t tab, uint32_t ace, uint64_t f
         s->interrupted = 1;
         return FAILED;
     }
-    if ((flags & DEAD_ENDS) && dead_end(s, top, tab, ace, fmask)) goto lost;
-    if ((flags & STOCK_ORDER) && p < n && s->nodes > s->stock_after) {
-        if (stock_dead(s, p, top, tab, ace, fmask)) goto lost;
-    }
+    if (proved_lost(s, p, top, tab, ace, fmask)) goto lost;
     uint64_t playable = ace_next;
     for (int i = 0; i < 4; i++) {
         int t = pile_top(s, i);
@@ -783,6 +886,12 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     s->n_down = 0;
     for (int rank = ranks - 2; rank >= 1; rank--)
         for (int suit = 0; suit < 4; suit++) s->downwards[s->n_down++] = suit * ranks + rank;
+    s->down_mask = 0;
+    for (int j = 0; j < s->n_down; j++) s->down_mask |= 1ULL << s->downwards[j];
+    /* Twins: the two cards of one colour and rank (S and C, H and D), suits s and s + 2. */
+    s->n_twins = 0;
+    for (int j = 0; j < s->n_down; j++)
+        if (s->suit[s->downwards[j]] < 2) s->twins[s->n_twins++] = s->downwards[j];
 
     int found = solve(s, (int64_t)first_round);
     int64_t nodes = s->nodes;
