@@ -46,11 +46,12 @@ enum {
     ENDGAME = 64,
     TWINS = 128,
     STOCK_ORDER = 256,
+    WINDOW = 512,
     /* Every bit this build knows, exported as REDUCTIONS: solver.py compares it with its
        own list, since a module built from an older _concrete.c (a checkout updated
        without rebuilding) would ignore a new bit and search differently. */
     REDUCTION_BITS = DRAW_FIRST | SAFE_MOVES | KINGS_STAY | SYMMETRY | DEAD_ENDS | ITERATIVE |
-                     ENDGAME | TWINS | STOCK_ORDER,
+                     ENDGAME | TWINS | STOCK_ORDER | WINDOW,
 };
 
 enum { WON = 1, LOST = 0, STOPPED = -1, FAILED = -2 };
@@ -633,7 +634,10 @@ static int dfs(Search *s, int p, int top, uint64_t tab, uint32_t ace, uint64_t f
     }
     int discard_top = top ? s->stack[top - 1] : -1;
     if (fmask == s->full) return WON;
-    Key key = make_key(s, p, tab, ace);
+    /* WINDOW: with the stock used up, the discard top is keyed with the tableau, as one
+     * set (solver.py's window reduction: which window card is the top does not matter). */
+    uint64_t window = (flags & WINDOW) && p == n && top ? tab | 1ULL << s->stack[top - 1] : tab;
+    Key key = make_key(s, p, window, ace);
     if (keyset_has(&s->seen, key)) {
         found = LOST;
         goto undo;
@@ -797,8 +801,8 @@ PyDoc_STRVAR(search_doc,
              "(bytes), ``ranks`` the ranks per suit, ``slots`` the tableau spaces, ``same_suit``\n"
              "True for variant 1's King piles (else alternating colours), ``flags`` the\n"
              "reductions (bit 0 draw_first, 1 safe_moves, 2 kings_stay, 3 symmetry, 4\n"
-             "dead_ends, 5 iterative, 6 endgame, 7 twins, 8 stock_order), ``limit`` the node\n"
-             "limit (negative: none),\n"
+             "dead_ends, 5 iterative, 6 endgame, 7 twins, 8 stock_order, 9 window), ``limit``\n"
+             "the node limit (negative: none),\n"
              "``first_round`` the first round's states, ``places`` the engine's (DISCARD,\n"
              "ACE_BASE, KING_BASE), ``stock_order_after`` the states searched before the\n"
              "stock-order test is used. Returns (verdict, nodes, line): verdict 1 won, 0 lost,\n"

@@ -118,6 +118,14 @@ drops lines when another line that is at least as good is kept, so a LOST is a p
 * A *transposition table*: states already searched (and lost) are not searched again,
   keyed by the stock position, the tableau, the Ace piles and the King piles (with the
   symmetry above); the discard pile is implied.
+* *Window key.* Once the stock is used up, the key holds the window (the tableau and
+  the discard top, as for the endgame above) as one set, with the rest of the pile
+  implied: two states whose windows hold the same cards but with another card on top
+  have the same future (any window card plays the same way from either place, and
+  either way leaves the window less that card plus the next card of the pile), so a
+  state lost with one top is lost with the other. (Both arise: a card drawn and put in
+  the tableau at once, the next one left on the pile, against both drawn and the second
+  one put in the tableau.) It cut the states of the hardest 52-card deals by 15-25%.
 
 The concrete search also exists compiled (``_concrete.c``, built by setuptools with the
 package): the same search, state for state (the tests hold the two to the same node
@@ -575,6 +583,7 @@ class Reductions:
     endgame: bool = True  # stock used up: a card that can never host goes to its Ace pile
     twins: bool = True  # dead ends: twins compete for their two hosts (with dead_ends)
     stock_order: bool = True  # dead ends: the stock comes in its order (with dead_ends)
+    window: bool = True  # stock used up: the discard top and the tableau keyed as one set
 
     def __post_init__(self) -> None:
         if self.symmetry and not self.kings_stay:
@@ -1099,7 +1108,12 @@ class _ConcreteSearch:
             ace_next = self._ace_next(ace)
         if fmask == full:
             return True
-        key = self._key(p, tab, ace, kings)
+        if reductions.window and p == n and stack:
+            # Stock used up: the key holds the window (tableau and discard top) as one
+            # set; which of its cards is the top no longer matters (module docstring).
+            key = self._key(p, tab | 1 << stack[-1], ace, kings)
+        else:
+            key = self._key(p, tab, ace, kings)
         seen = self.seen
         if key in seen:
             del line[mark:]
