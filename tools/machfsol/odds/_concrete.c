@@ -248,22 +248,28 @@ static int line_push(Search *s, int card, int place) {
  * test works out from those is a min or a max of others, the same steps in every mode.
  * So the steps are made once for 16 modes at a time, each value a vector of 16 small
  * integers (Lanes: one lane per mode; GCC's and Clang's vector extension, plain SSE2 on
- * x86-64), and only the final count of waiting cards is made mode by mode, for the modes
- * asked for. Levels fit in a byte: -1 .. 52, and NO_BLOCK is LANE_NO_BLOCK there.
+ * x86-64; without such a compiler no module is built and the Python search runs), and
+ * only the final count of waiting cards is made mode by mode, for the modes asked for.
+ * A lane holds a level plus one, in an unsigned byte: -1 (held back, or never) is 0,
+ * level L is L + 1, NO_BLOCK is LANE_NO_BLOCK + 1 = 255; adding one keeps every min and
+ * max, and unsigned bytes have one SSE2 instruction for each.
  *
  * A View holds one state's test: what does not depend on the mode, made once
  * (view_make), and the values of one block of 16 modes (view_fill). The per-card
  * arrays are solver.py's scratch arrays of the same names. */
-enum { LANES = 16, LANE_NO_BLOCK = 127 };
-typedef int8_t Lanes __attribute__((vector_size(LANES)));
+enum { LANES = 16, LANE_NO_BLOCK = 254 };
+typedef uint8_t Lanes __attribute__((vector_size(LANES)));
 
-static Lanes lanes_of(int value) {
+/* Every lane at ``level`` (-1 .. LANE_NO_BLOCK). */
+static Lanes lanes_of(int level) {
     Lanes all = {0};
-    return all + (int8_t)value;
+    return all + (uint8_t)(level + 1);
 }
 
-/* Written lane by lane: compilers make each one instruction where the processor has
- * one (SSE2 has none for bytes: then a few). */
+/* The level in lane ``lane``. */
+static int lane_level(Lanes x, int lane) { return x[lane] - 1; }
+
+/* Written lane by lane: compilers make each one instruction. */
 static Lanes lanes_min(Lanes a, Lanes b) {
     Lanes least;
     for (int j = 0; j < LANES; j++) least[j] = a[j] < b[j] ? a[j] : b[j];
@@ -283,8 +289,9 @@ typedef struct {
     /* The state, and what does not depend on the mode. */
     int p, top;
     uint64_t tab;
-    /* The King-pile cards by rank, lowest first (the order the holds need):
-     * pile_card[j] on King pile pile_of[j]; the ranks up to r in [0, rank_end[r]). */
+    /* The King-pile cards by rank, lowest first (the order the holds need): card
+     * pile_card[j] on King pile pile_of[j], those of ranks up to ``rank`` before
+     * rank_end[rank]. */
     int pile_card[MAXN], pile_of[MAXN], rank_end[MAXN / 4];
     int live[MAXN], n_live;   /* the Queens down to the twos not on a foundation */
     int twins[MAXN], n_twins; /* twins (the black or red card) with neither on one */
@@ -295,7 +302,7 @@ typedef struct {
     Lanes ace_block[MAXN];  /* ... before its Ace pile can take it */
     Lanes host_block[MAXN]; /* ... before it can be a King-pile top (FOR_EVER: never) */
     Lanes free[MAXN];       /* ... before it can leave the tableau: max(ace, king_block) */
-    Lanes twin_from[MAXN / 2], twin_to[MAXN / 2]; /* a twin waits over [from, to] */
+    Lanes twin_from[MAXN / 2], twin_end[MAXN / 2]; /* a twin waits over [from, end) */
 } View;
 
 /* The parts of a state's test that do not depend on the mode. */
@@ -313,13 +320,15 @@ static void view_make(const Search *s, View *v, int p, int top, uint64_t tab, ui
     /* A King on no King pile (in the stock, or on its Ace pile without Kings that stay)
      * can host at once, as far as the pile's levels go. */
     for (int suit = 0; suit < 4; suit++) v->host_block[suit * r + r - 1] = lanes_of(LANE_NO_BLOCK);
+    /* Pile i holds one card per rank from its King down, pile[i][r - 1 - rank]. Each
+     * place is written, and kept only when the pile reaches that rank. */
     int j = 0;
     for (int rank = 0; rank < r; rank++) {
-        for (int i = 0; i < 4; i++)
-            if (r - 1 - rank < s->plen[i]) {
-                v->pile_card[j] = s->pile[i][r - 1 - rank];
-                v->pile_of[j++] = i;
-            }
+        for (int i = 0; i < 4; i++) {
+            v->pile_card[j] = s->pile[i][r - 1 - rank];
+            v->pile_of[j] = i;
+            j += r - 1 - rank < s->plen[i];
+        }
         v->rank_end[rank] = j;
     }
     uint64_t on_ace = 0;
@@ -376,8 +385,9 @@ static void holds_up_the_ranks(const Search *s, View *v) {
 static void view_fill(const Search *s, View *v, int block) {
     static const Lanes lane = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
     int r = s->r, top = v->top;
-    Lanes mode = lane + (int8_t)(LANES * block);
-    Lanes waits_to[MAXN]; /* the stock's cards: the last level they are out of the pile */
+    Lanes mode = lane + (uint8_t)(LANES * block); /* mode numbers, not levels */
+    Lanes out_end[MAXN]; /* the stock's cards: the level above the last they are out of
+                            the pile */
     v->block = block;
     for (int q = v->p; q < s->n; q++) {
         /* Mode 0: the stock is available at once. Mode 1 + m: the stock's next m cards are
@@ -385,12 +395,12 @@ static void view_fill(const Search *s, View *v, int block) {
          * before the pile is gone (-1). Only comparisons with pile levels matter
          * (docs/ODDS.md). */
         int c = s->order[q];
-        Lanes drawn = mode > (int8_t)(q - v->p + 1);
+        Lanes drawn = mode > (uint8_t)(q - v->p + 1);
         Lanes here = lanes_pick(drawn, lanes_of(top), lanes_of(-1));
         here = lanes_pick(mode == 0, lanes_of(LANE_NO_BLOCK), here);
         v->level[c] = v->hold[c] = here;
         if (s->is_king[c]) v->host_block[c] = here;
-        waits_to[c] = lanes_pick(drawn, lanes_of(top - 1), lanes_of(-1));
+        out_end[c] = lanes_pick(drawn, lanes_of(top), lanes_of(0));
     }
     holds_up_the_ranks(s, v);
     /* A card can go on a King pile once one of its hosts is a pile top; a card of the
@@ -416,26 +426,26 @@ static void view_fill(const Search *s, View *v, int block) {
     }
     /* Twins (the two cards of one colour and rank) have the same two hosts, and a host
      * takes one card: while only one host can be a King-pile top, one twin more than the
-     * per-card spans count must wait (solver.py's _dead_end): over [twin_from, twin_to],
-     * when that is not empty. A twin is out of the pile from its level on, a tableau
-     * card from just below the top. */
+     * per-card spans count must wait (solver.py's _dead_end): over [twin_from, twin_end),
+     * when that is not empty (solver.py's span to ``high``, here end = high + 1). A twin
+     * is out of the pile from its level on, a tableau card from just below the top. */
     uint64_t stock = 0;
     for (int q = v->p; q < s->n; q++) stock |= 1ULL << s->order[q];
     for (int k = 0; k < v->n_twins; k++) {
         int c = v->twins[k], c2 = c + 2 * r, out[2];
         for (int t = 0; t < 2; t++) {
             int x = t ? c2 : c;
-            out[t] = v->level[x][0] < LANE_NO_BLOCK ? v->level[x][0]
-                     : ((v->tab >> x) & 1)          ? top - 1
-                                                    : -1;
+            out[t] = lane_level(v->level[x], 0) < LANE_NO_BLOCK ? lane_level(v->level[x], 0)
+                     : ((v->tab >> x) & 1)                          ? top - 1
+                                                                    : -1;
         }
         Lanes b1 = v->host_block[s->host1[c]], b2 = v->host_block[s->host2[c]];
         Lanes from = lanes_max(lanes_min(b1, b2), lanes_max(v->ace_block[c], v->ace_block[c2]));
-        Lanes to = lanes_max(b1, b2) - 1;
-        to = lanes_min(to, ((stock >> c) & 1) ? waits_to[c] : lanes_of(out[0]));
-        to = lanes_min(to, ((stock >> c2) & 1) ? waits_to[c2] : lanes_of(out[1]));
+        Lanes end = lanes_max(b1, b2);
+        end = lanes_min(end, ((stock >> c) & 1) ? out_end[c] : lanes_of(out[0] + 1));
+        end = lanes_min(end, ((stock >> c2) & 1) ? out_end[c2] : lanes_of(out[1] + 1));
         v->twin_from[k] = lanes_max(from, lanes_of(0));
-        v->twin_to[k] = to;
+        v->twin_end[k] = end;
     }
 }
 
@@ -462,16 +472,16 @@ static int stuck_counts(const Search *s, View *v, int mode, int stop_over, int *
     memset(diff, 0, sizeof(int) * (size_t)(top + 1));
     if (s->flags & TWINS) {
         for (int k = 0; k < v->n_twins; k++) {
-            int from = v->twin_from[k][lane], to = v->twin_to[k][lane];
-            int waits = from <= to;
+            int from = lane_level(v->twin_from[k], lane), end = lane_level(v->twin_end[k], lane);
+            int waits = from < end;
             diff[waits ? from : 0] += waits;
-            diff[waits ? to + 1 : 0] -= waits;
+            diff[waits ? end : 0] -= waits;
         }
     }
     for (int d = 0; d < top; d++) {
         /* Also at its own level: when it is the top, it must go into the tableau while
          * the others still wait there. */
-        int free = v->free[s->stack[d]][lane], waits = free < d;
+        int free = lane_level(v->free[s->stack[d]], lane), waits = free < d;
         diff[waits ? from_level(free) : d] += waits;
         diff[d + 1] -= waits;
     }
@@ -479,12 +489,13 @@ static int stuck_counts(const Search *s, View *v, int mode, int stop_over, int *
      * reads). A drawn stock card must leave the pile before the pile's level below it,
      * like a tableau card; a drawn Ace or King goes to its pile at once. */
     for (uint64_t rest = v->tab; rest; rest &= rest - 1) {
-        int free = v->free[__builtin_ctzll(rest)][lane], waits = free < top;
+        int free = lane_level(v->free[__builtin_ctzll(rest)], lane), waits = free < top;
         diff[waits ? from_level(free) : top] += waits;
     }
     for (int q = v->p; q < v->p + mode - 1; q++) {
         int c = s->order[q];
-        int free = v->free[c][lane], waits = free < top && s->rank[c] != 0 && !s->is_king[c];
+        int free = lane_level(v->free[c], lane);
+        int waits = free < top && s->rank[c] != 0 && !s->is_king[c];
         diff[waits ? from_level(free) : top] += waits;
     }
     int stuck = 0;
