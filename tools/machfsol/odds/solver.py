@@ -172,12 +172,12 @@ except ImportError:  # pragma: no cover - a build without a C compiler
 
 #: Default bound on searched states per deal, per variant. MAChFsol 1's token model
 #: never needed 200,000 on 90,000 deals (seconds at worst). A MAChFsol 2 state costs
-#: more and its hardest deals run to tens of millions of states: 10,000,000 (about
-#: 30 s with the compiled search and the stock-order test, 1 GB of memory at most)
-#: decides all but 8 of the about 4,100 52-card deals among seeds 1..10,000 that the
-#: policy loses, and the full table takes 21 CPU minutes (docs/ODDS.md, "Speed"); deals
-#: beyond it are UNKNOWN.
-DEFAULT_NODE_LIMITS: dict[int, int] = {1: 200_000, 2: 10_000_000}
+#: more and its hardest deals run to tens of millions of states: of the 90,000 deals of
+#: the table's nine rows (seeds 1..10,000), a handful take more than 10,000,000, the
+#: most 52-card seed 8406 (won) with 57,566,122. 100,000,000 decides every one of them
+#: (docs/ODDS.md, "Speed"); a search that reaches it takes about three minutes and up
+#: to 6.5 GB of memory for its table of lost states. Deals beyond it are UNKNOWN.
+DEFAULT_NODE_LIMITS: dict[int, int] = {1: 200_000, 2: 100_000_000}
 
 
 def default_node_limit(game: Variant | int) -> int:
