@@ -607,7 +607,10 @@ static int dfs(Search *s, int p, int top, uint64_t tab, uint32_t ace, uint64_t f
         for (int i = 0; (flags & SAFE_MOVES) && i < 4; i++) {
             int t = pile_top(s, i);
             if (t >= 0 && ((ace_next >> t) & 1) && (s->host_mask[t] & fmask) == s->host_mask[t]) {
-                if (!line_push(s, t, s->place_ace + s->suit[t])) return FAILED;
+                if (!line_push(s, t, s->place_ace + s->suit[t])) {
+                    found = FAILED;
+                    goto unwind;
+                }
                 pile_pop(s, i);
                 safe_pile[n_safe] = i;
                 safe_card[n_safe++] = t;
@@ -622,7 +625,10 @@ static int dfs(Search *s, int p, int top, uint64_t tab, uint32_t ace, uint64_t f
                 int x = __builtin_ctzll(candidates);
                 candidates &= candidates - 1;
                 if ((s->host_mask[x] & fmask) != s->host_mask[x]) continue;
-                if (!line_push(s, x, s->place_ace + s->suit[x])) return FAILED;
+                if (!line_push(s, x, s->place_ace + s->suit[x])) {
+                    found = FAILED;
+                    goto unwind;
+                }
                 ace += 1u << (4 * s->suit[x]);
                 fmask |= 1ULL << x;
                 if ((tab >> x) & 1) {
@@ -644,7 +650,10 @@ static int dfs(Search *s, int p, int top, uint64_t tab, uint32_t ace, uint64_t f
         ace_next = ace_next_of(s, ace);
     }
     int discard_top = top ? s->stack[top - 1] : -1;
-    if (fmask == s->full) return WON;
+    if (fmask == s->full) {
+        found = WON;
+        goto unwind;
+    }
     /* WINDOW: with the stock used up, the discard top is keyed with the tableau, as one
      * set (solver.py's window reduction: which window card is the top does not matter). */
     uint64_t window = (flags & WINDOW) && p == n && top ? tab | 1ULL << s->stack[top - 1] : tab;
@@ -654,10 +663,14 @@ static int dfs(Search *s, int p, int top, uint64_t tab, uint32_t ace, uint64_t f
         goto undo;
     }
     s->nodes++;
-    if (s->nodes > s->bound) return STOPPED;
+    if (s->nodes > s->bound) {
+        found = STOPPED;
+        goto unwind;
+    }
     if ((s->nodes & 0xfffff) == 0 && PyErr_CheckSignals() < 0) {
         s->interrupted = 1;
-        return FAILED;
+        found = FAILED;
+        goto unwind;
     }
     if (proved_lost(s, p, top, tab, ace, fmask)) goto lost;
     uint64_t playable = ace_next;
@@ -681,18 +694,21 @@ static int dfs(Search *s, int p, int top, uint64_t tab, uint32_t ace, uint64_t f
     if (p < n && s->draw_early) {
         found = draw(s, p, top, tab, ace, fmask);
         if (top) s->stack[top - 1] = discard_top;
-        if (found != LOST) return found;
+        if (found != LOST) goto unwind;
     }
     for (int j = 0; j < n_sources; j++) {
         int card = sources[j];
         uint64_t bit = 1ULL << card, f2 = fmask | bit;
         if (ace_next & bit) {
-            if (!line_push(s, card, s->place_ace + s->suit[card])) return FAILED;
+            if (!line_push(s, card, s->place_ace + s->suit[card])) {
+                found = FAILED;
+                goto unwind;
+            }
             uint32_t a2 = ace + (1u << (4 * s->suit[card]));
             found = from_tab ? fill_and_search(s, p, top, tab ^ bit, a2, f2)
                              : dfs(s, p, top - 1, tab, a2, f2);
             if (top) s->stack[top - 1] = discard_top;
-            if (found != LOST) return found;
+            if (found != LOST) goto unwind;
             s->line_len--;
         }
         int to_kings = 1;
@@ -706,13 +722,16 @@ static int dfs(Search *s, int p, int top, uint64_t tab, uint32_t ace, uint64_t f
             if ((flags & SYMMETRY) && tried >= 0 && code_above_king(s, tried) == code_above_king(s, i))
                 continue; /* the same move, on the other pile of the colour */
             tried = i;
-            if (!line_push(s, card, s->place_king + i)) return FAILED;
+            if (!line_push(s, card, s->place_king + i)) {
+                found = FAILED;
+                goto unwind;
+            }
             pile_push(s, i, card);
             found = from_tab ? fill_and_search(s, p, top, tab ^ bit, ace, f2)
                              : dfs(s, p, top - 1, tab, ace, f2);
             pile_pop(s, i);
             if (top) s->stack[top - 1] = discard_top;
-            if (found != LOST) return found;
+            if (found != LOST) goto unwind;
             s->line_len--;
         }
         from_tab = 1; /* every source after the discard top is a tableau card */
@@ -722,31 +741,36 @@ static int dfs(Search *s, int p, int top, uint64_t tab, uint32_t ace, uint64_t f
             int t = pile_top(s, i);
             if (t < 0 || !((ace_next >> t) & 1) || ((flags & KINGS_STAY) && s->is_king[t]))
                 continue;
-            if (!line_push(s, t, s->place_ace + s->suit[t])) return FAILED;
+            if (!line_push(s, t, s->place_ace + s->suit[t])) {
+                    found = FAILED;
+                    goto unwind;
+                }
             pile_pop(s, i);
             found = dfs(s, p, top, tab, ace + (1u << (4 * s->suit[t])), fmask);
             pile_push(s, i, t);
             if (top) s->stack[top - 1] = discard_top;
-            if (found != LOST) return found;
+            if (found != LOST) goto unwind;
             s->line_len--;
         }
     }
     if (p < n && !s->draw_early) {
         found = draw(s, p, top, tab, ace, fmask);
         if (top) s->stack[top - 1] = discard_top;
-        if (found != LOST) return found;
+        if (found != LOST) goto unwind;
     }
 lost:
     /* Every move failed: the state is lost (recorded only now, as in solver.py). */
-    if (!keyset_add(&s->seen, key)) return FAILED;
-    found = LOST;
+    found = keyset_add(&s->seen, key) ? LOST : FAILED;
 undo:
+    if (found == LOST) s->line_len = mark;
+unwind:
+    /* Whatever the answer, the pile and the King piles are left as this state found
+     * them, so that every caller's own undoing stays right (a win keeps its line). */
     for (int j = 0; j < n_lifted; j++) s->stack[top_before - 1 - j] = lifted[j];
     while (n_safe) {
         n_safe--;
         pile_push(s, safe_pile[n_safe], safe_card[n_safe]);
     }
-    s->line_len = mark;
     return found;
 }
 
