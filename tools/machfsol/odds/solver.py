@@ -176,7 +176,7 @@ except ImportError:  # pragma: no cover - a build without a C compiler
 #: the table's nine rows (seeds 1..10,000), a handful take more than 10,000,000, the
 #: most 52-card seed 8406 (won) with 57,566,122. 100,000,000 decides every one of them
 #: (docs/ODDS.md, "Speed"); a search that reaches it takes about three minutes and up
-#: to 6.5 GB of memory for its table of lost states. Deals beyond it are UNKNOWN.
+#: to 6.4 GB of memory for its table of lost states. Deals beyond it are UNKNOWN.
 DEFAULT_NODE_LIMITS: dict[int, int] = {1: 200_000, 2: 100_000_000}
 
 
