@@ -47,11 +47,13 @@ enum {
     TWINS = 128,
     STOCK_ORDER = 256,
     WINDOW = 512,
+    PLACEMENT = 1024,
+    LAST_DRAW = 2048,
     /* Every bit this build knows, exported as REDUCTIONS: solver.py compares it with its
        own list, since a module built from an older _concrete.c (a checkout updated
        without rebuilding) would ignore a new bit and search differently. */
     REDUCTION_BITS = DRAW_FIRST | SAFE_MOVES | KINGS_STAY | SYMMETRY | DEAD_ENDS | ITERATIVE |
-                     ENDGAME | TWINS | STOCK_ORDER | WINDOW,
+                     ENDGAME | TWINS | STOCK_ORDER | WINDOW | PLACEMENT | LAST_DRAW,
 };
 
 enum { WON = 1, LOST = 0, STOPPED = -1, FAILED = -2 };
@@ -78,6 +80,11 @@ typedef struct {
     int twins[MAXN], n_twins;    /* the black or red card of each pair of twins, likewise */
     int is_king[MAXN];
     uint64_t full;
+    /* PLACEMENT: the cards that can lie at each rank on King pile i (the pile of suit
+     * i's King), and the other pile whose cards are of the same kinds (-1: none). */
+    uint64_t sits[4][16];
+    uint64_t sit_one[4][16], sit_two[4][16]; /* the one or two cards of sits[i][k], or 0 */
+    int partner[4];
     /* the search's mutable state shared by all frames */
     int stack[MAXN];
     int pile[4][16];
@@ -534,16 +541,290 @@ static int stock_dead(const Search *s, View *v) {
     return 0;
 }
 
+/* ---------------------------------------------------------------- placement */
+
+/* The placement test (solver.py's _ConcreteSearch._placement_dead). The pile's cards
+ * leave it from the top, so for each level L the moment comes when the pile holds just
+ * its cards below L; every card "out" by then (the tableau's, the pile's from L up and
+ * the stock's cards drawn by then) is on a foundation or in the tableau, which has
+ * ``slots`` spaces. The most of them the foundations can hold then: each Ace pile a run
+ * up its suit (through out cards, or King-pile cards that left their piles from the top
+ * down, all to their Ace piles), each King pile what is left of it plus a chain down
+ * from its new top, of out cards not on Ace piles. Fewer than the out cards less the
+ * spaces: that moment cannot be. Going down the levels, the number of the stock's
+ * cards drawn can only grow, as in the stock-order test; no such schedule: lost. The
+ * answer does not depend on the order in which heights are tried, only the time does
+ * (the Python form tries them all, more simply). */
+
+/* Ranks k, k - 1, ... down to the twos with at least ``need`` cards to take. */
+static int chain_run(const int *count, int k, int need) {
+    int length = 0;
+    for (; k >= 1 && count[k] >= need; k--) length++;
+    return length;
+}
+
+/* The most cards chains on two King piles of tops of ranks ``a`` and ``b`` (-1: no such
+ * pile) can take, ``count[k]`` cards of rank k being there for them. The higher chain
+ * goes alone down to the other's top; below it both go on while a rank has two cards,
+ * then one while it has one: longest each time, so the most. */
+static int chains_best(const int *count, int a, int b) {
+    if (a < b) {
+        int t = a;
+        a = b;
+        b = t;
+    }
+    if (a < 0) return 0;
+    if (b < 0) return chain_run(count, a - 1, 1);
+    int alone = 0, k = a - 1;
+    for (; k >= b && k >= 1; k--) {
+        if (count[k] < 1) return alone + chain_run(count, b - 1, 1);
+        alone++;
+    }
+    int both = chain_run(count, k, 2);
+    return alone + 2 * both + chain_run(count, k - both, 1);
+}
+
+/* The King piles as the placement test sees them: a King still in the stock but drawn
+ * by the moment looked at heads a pile of its own. */
+typedef struct {
+    int len[4];
+    int card[4][16];
+    uint64_t below[4][17]; /* the cards of pile i below place k */
+} Piles;
+
+/* One moment of the placement test: the out cards, the Ace-pile heights each suit can
+ * have (low[s] .. high[s]) and, for each, how many out cards its run holds. */
+typedef struct {
+    uint64_t out;
+    int low[4], high[4];
+    int held[4][16]; /* held[s][h]: out cards of suit s below height h, from low[s] */
+} Moment;
+
+/* The most out cards chains on the King piles can take, with the Ace piles at ``h``
+ * (-1: those heights cannot be, a King-pile card below one that goes to its Ace pile
+ * would have to go too). */
+static int chains_at(const Search *s, const Piles *piles, const Moment *at, const int *h) {
+    int r = s->r, tops[4];
+    uint64_t on_ace = 0;
+    for (int suit = 0; suit < 4; suit++)
+        on_ace |= ((1ULL << h[suit]) - (1ULL << at->low[suit])) << (suit * r);
+    for (int i = 0; i < 4; i++) {
+        int k = piles->len[i];
+        while (k > 1 && ((on_ace >> piles->card[i][k - 1]) & 1)) k--;
+        if (piles->below[i][k] & on_ace) return -1;
+        tops[i] = k ? s->rank[piles->card[i][k - 1]] : -1;
+    }
+    uint64_t avail = at->out & ~on_ace;
+    int placed = 0;
+    for (int i = 0; i < 4; i++) {
+        int other = s->partner[i];
+        if (other >= 0 && other < i) continue;
+        int highest = other >= 0 && tops[other] > tops[i] ? tops[other] : tops[i];
+        int count[16];
+        for (int k = 1; k < highest; k++)
+            count[k] = ((avail & s->sit_one[i][k]) != 0) + ((avail & s->sit_two[i][k]) != 0);
+        placed += chains_best(count, tops[i], other >= 0 ? tops[other] : -1);
+    }
+    return placed;
+}
+
+/* At most how many out cards chains can take, whatever the Ace-pile heights: every top
+ * each King pile can have (down to where a card is not one its Ace pile could take), all
+ * the out cards there for the chains. */
+static int chains_most(const Search *s, const Piles *piles, const Moment *at) {
+    int r = s->r, most = 0, first[4];
+    for (int i = 0; i < 4; i++) {
+        int k = piles->len[i];
+        while (k > 1) {
+            int c = piles->card[i][k - 1];
+            if (s->rank[c] >= at->high[s->suit[c]]) break;
+            k--;
+        }
+        first[i] = k;
+    }
+    for (int i = 0; i < 4; i++) {
+        int other = s->partner[i];
+        if (other >= 0 && other < i) continue;
+        int count[16];
+        for (int k = 1; k < r - 1; k++)
+            count[k] = ((at->out & s->sit_one[i][k]) != 0) + ((at->out & s->sit_two[i][k]) != 0);
+        int best = 0;
+        for (int ka = first[i]; ka <= piles->len[i]; ka++) {
+            int ta = ka ? s->rank[piles->card[i][ka - 1]] : -1;
+            if (other < 0) {
+                int here = chains_best(count, ta, -1);
+                best = here > best ? here : best;
+                continue;
+            }
+            for (int kb = first[other]; kb <= piles->len[other]; kb++) {
+                int tb = kb ? s->rank[piles->card[other][kb - 1]] : -1;
+                int here = chains_best(count, ta, tb);
+                best = here > best ? here : best;
+            }
+        }
+        most += best;
+    }
+    return most;
+}
+
+/* How many of the out cards can the foundations hold, if ``need`` or more (else any
+ * smaller number)? Every choice of Ace-pile heights,
+ * highest first, a suit's lower heights skipped once even the most the chains could add
+ * would not make up for them; ``tried`` (heights that did it at the moment before, if
+ * ``tried[0]`` >= 0) first. */
+static int placement_reaches(const Search *s, const Piles *piles, const Moment *at, int need,
+                             int *tried) {
+    int h[4], rest[5];
+    /* First the heights that did it at the moment before, then the highest. */
+    for (int attempt = 0; attempt < 2; attempt++) {
+        int sum = 0;
+        for (int suit = 0; suit < 4; suit++) {
+            int want = attempt == 0 && tried[0] >= 0 ? tried[suit] : at->high[suit];
+            h[suit] = want < at->low[suit] ? at->low[suit] : want > at->high[suit] ? at->high[suit] : want;
+            sum += at->held[suit][h[suit]];
+        }
+        int chained = chains_at(s, piles, at, h);
+        if (chained >= 0 && sum + chained >= need) {
+            for (int suit = 0; suit < 4; suit++) tried[suit] = h[suit];
+            return sum + chained;
+        }
+        if (tried[0] < 0) break;
+    }
+    rest[4] = 0;
+    for (int suit = 3; suit >= 0; suit--) rest[suit] = rest[suit + 1] + at->held[suit][at->high[suit]];
+    int chains = chains_most(s, piles, at);
+    if (rest[0] + chains < need) return rest[0] + chains;
+    int sum[5];
+    sum[0] = chains;
+    for (h[0] = at->high[0]; h[0] >= at->low[0]; h[0]--) {
+        sum[1] = sum[0] + at->held[0][h[0]];
+        if (sum[1] + rest[1] < need) break;
+        for (h[1] = at->high[1]; h[1] >= at->low[1]; h[1]--) {
+            sum[2] = sum[1] + at->held[1][h[1]];
+            if (sum[2] + rest[2] < need) break;
+            for (h[2] = at->high[2]; h[2] >= at->low[2]; h[2]--) {
+                sum[3] = sum[2] + at->held[2][h[2]];
+                if (sum[3] + rest[3] < need) break;
+                for (h[3] = at->high[3]; h[3] >= at->low[3]; h[3]--) {
+                    sum[4] = sum[3] + at->held[3][h[3]];
+                    if (sum[4] < need) break;
+                    int chained = chains_at(s, piles, at, h);
+                    int placed = sum[4] - chains + chained;
+                    if (chained >= 0 && placed >= need) {
+                        for (int suit = 0; suit < 4; suit++) tried[suit] = h[suit];
+                        return placed;
+                    }
+                }
+            }
+        }
+    }
+    return 0; /* fewer than ``need`` */
+}
+
+/* Is the moment within the spaces? ``gone``: the cards still on the pile below the
+ * level, or in the stock. When it is, ``slack`` is how many cards more the heights
+ * found could place: the next levels down need one more each, and those heights place
+ * at least as many there (a card that comes out only adds to what can be placed). */
+static int placement_fits(const Search *s, const Piles *piles, Moment *at, uint64_t gone,
+                          int *tried, int *slack) {
+    int r = s->r;
+    int need = __builtin_popcountll(at->out) - s->slots;
+    if (need <= 0) {
+        *slack = -need;
+        return 1;
+    }
+    for (int suit = 0; suit < 4; suit++) {
+        int h = at->low[suit];
+        at->held[suit][h] = 0;
+        while (h < r - 1 && !((gone >> (suit * r + h)) & 1)) {
+            at->held[suit][h + 1] = at->held[suit][h] + (int)((at->out >> (suit * r + h)) & 1);
+            h++;
+        }
+        at->high[suit] = h;
+    }
+    /* No heights above the highest that can be: where a suit's run would take a King-pile
+     * card that a card above it (not on its own Ace pile by then) holds down, it stops
+     * below. Runs that can be are closed under the highest of each (a union of top
+     * segments of a pile is one), so lowering them until they can be finds the highest. */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        uint64_t on_ace = 0;
+        for (int suit = 0; suit < 4; suit++)
+            on_ace |= ((1ULL << at->high[suit]) - (1ULL << at->low[suit])) << (suit * r);
+        for (int i = 0; i < 4; i++) {
+            int k = piles->len[i];
+            while (k > 1 && ((on_ace >> piles->card[i][k - 1]) & 1)) k--;
+            for (uint64_t held = piles->below[i][k] & on_ace; held; held &= held - 1) {
+                int c = __builtin_ctzll(held);
+                if (at->high[s->suit[c]] > s->rank[c]) at->high[s->suit[c]] = s->rank[c];
+                changed = 1;
+            }
+        }
+    }
+    int placed = placement_reaches(s, piles, at, need, tried);
+    *slack = placed - need;
+    return placed >= need;
+}
+
+/* Going down the pile's levels, the stock's cards drawn can only grow: lost when no
+ * such schedule keeps every level within the spaces (the fewest drawn that fit, level
+ * by level, as the stock-order test). */
+static int placement_dead(const Search *s, int p, int top, uint64_t tab, uint32_t ace) {
+    int drawn = 0, most = s->n - p, tried[4] = {-1, -1, -1, -1}, slack = 0;
+    Piles piles;
+    Moment at;
+    uint64_t gone = 0;
+    for (int i = 0; i < 4; i++) {
+        piles.len[i] = s->plen[i];
+        piles.below[i][0] = 0;
+        for (int k = 0; k < s->plen[i]; k++) {
+            piles.card[i][k] = s->pile[i][k];
+            piles.below[i][k + 1] = piles.below[i][k] | 1ULL << s->pile[i][k];
+        }
+    }
+    for (int suit = 0; suit < 4; suit++) at.low[suit] = (ace >> (4 * suit)) & 15;
+    for (int d = 0; d < top; d++) gone |= 1ULL << s->stack[d];
+    for (int q = p; q < s->n; q++) gone |= 1ULL << s->order[q];
+    at.out = tab;
+    for (int level = top - 1; level >= 0; level--) {
+        gone &= ~(1ULL << s->stack[level]);
+        at.out |= 1ULL << s->stack[level];
+        if (slack > 0) { /* the heights of the level above still do it */
+            slack--;
+            continue;
+        }
+        while (!placement_fits(s, &piles, &at, gone, tried, &slack)) {
+            if (drawn == most) return 1;
+            int c = s->order[p + drawn++];
+            gone &= ~(1ULL << c);
+            if (s->rank[c] == 0) {
+                at.low[s->suit[c]] = 1;
+            } else if (s->is_king[c]) {
+                piles.len[s->suit[c]] = 1;
+                piles.card[s->suit[c]][0] = c;
+                piles.below[s->suit[c]][1] = 1ULL << c;
+            } else {
+                at.out |= 1ULL << c;
+            }
+        }
+    }
+    return 0;
+}
+
 /* Is the state proved lost by the dead-end test or (after ``stock_after`` states, with
- * the stock not used up) the stock-order test? Both need two cards on the pile. */
+ * the stock not used up) the stock-order test (both need two cards on the pile), or
+ * (after ``stock_after`` states) the placement test? */
 static int proved_lost(const Search *s, int p, int top, uint64_t tab, uint32_t ace,
                        uint64_t fmask) {
     int dead_ends = s->flags & DEAD_ENDS;
     int stock_order = (s->flags & STOCK_ORDER) && p < s->n && s->nodes > s->stock_after;
-    if (top < 2 || !(dead_ends || stock_order)) return 0;
-    View v;
-    view_make(s, &v, p, top, tab, ace, fmask);
-    return (dead_ends && dead_end(s, &v)) || (stock_order && stock_dead(s, &v));
+    if (top >= 2 && (dead_ends || stock_order)) {
+        View v;
+        view_make(s, &v, p, top, tab, ace, fmask);
+        if ((dead_ends && dead_end(s, &v)) || (stock_order && stock_dead(s, &v))) return 1;
+    }
+    return (s->flags & PLACEMENT) && top >= 1 && s->nodes > s->stock_after &&
+           placement_dead(s, p, top, tab, ace);
 }
 
 /* ---------------------------------------------------------------- the search */
@@ -679,8 +960,14 @@ static int dfs(Search *s, int p, int top, uint64_t tab, uint32_t ace, uint64_t f
         if (t >= 0) playable |= s->takes[t];
     }
     int everything = top > 0 || p == n || !(flags & DRAW_FIRST);
+    /* LAST_DRAW: the stock's last card, when its Ace pile takes it and it can never host,
+     * is drawn (and so played) before anything else (solver.py's last_draw). */
+    int last = s->order[n - 1];
+    int draw_only = (flags & LAST_DRAW) && p == n - 1 && ((ace_next >> last) & 1) &&
+                    (s->host_mask[last] & fmask) == s->host_mask[last];
+    if (draw_only) everything = 0;
     int sources[MAXN], n_sources = 0, from_tab = 1;
-    if (top && ((playable >> discard_top) & 1)) {
+    if (!draw_only && top && ((playable >> discard_top) & 1)) {
         sources[n_sources++] = discard_top;
         from_tab = 0;
     }
@@ -836,13 +1123,14 @@ PyDoc_STRVAR(search_doc,
              "(bytes), ``ranks`` the ranks per suit, ``slots`` the tableau spaces, ``same_suit``\n"
              "True for variant 1's King piles (else alternating colours), ``flags`` the\n"
              "reductions (bit 0 draw_first, 1 safe_moves, 2 kings_stay, 3 symmetry, 4\n"
-             "dead_ends, 5 iterative, 6 endgame, 7 twins, 8 stock_order, 9 window), ``limit``\n"
+             "dead_ends, 5 iterative, 6 endgame, 7 twins, 8 stock_order, 9 window, 10\n"
+             "placement, 11 last_draw), ``limit``\n"
              "the node limit (negative: none),\n"
              "``first_round`` the first round's states, ``places`` the engine's (DISCARD,\n"
              "ACE_BASE, KING_BASE), ``stock_order_after`` the states searched before the\n"
-             "stock-order test is used. Returns (verdict, nodes, line): verdict 1 won, 0 lost,\n"
-             "-1 the limit was reached; line the (card, place) steps of the win, a draw\n"
-             "being (-1, DISCARD).");
+             "stock-order and placement tests are used. Returns (verdict, nodes, line):\n"
+             "verdict 1 won, 0 lost, -1 the limit was reached; line the (card, place) steps\n"
+             "of the win, a draw being (-1, DISCARD).");
 
 static PyObject *py_search(PyObject *self, PyObject *args) {
     (void)self;
@@ -921,6 +1209,28 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         }
         s->host1[c] = first < 0 ? 0 : first;
         s->host2[c] = last < 0 ? 0 : last;
+    }
+    /* PLACEMENT: what each King pile can hold, rank by rank down from its King, and the
+     * pile that can hold the same cards (the other King of the colour, in variant 2). */
+    for (int i = 0; i < 4; i++) {
+        s->sits[i][ranks - 1] = 1ULL << (i * ranks + ranks - 1);
+        for (int k = ranks - 2; k >= 1; k--) {
+            s->sits[i][k] = 0;
+            for (uint64_t t = s->sits[i][k + 1]; t; t &= t - 1)
+                s->sits[i][k] |= s->host_mask[__builtin_ctzll(t)];
+        }
+    }
+    for (int i = 0; i < 4; i++) {
+        for (int k = 1; k < ranks - 1; k++) {
+            uint64_t both = s->sits[i][k];
+            s->sit_one[i][k] = both & (~both + 1);
+            s->sit_two[i][k] = both & ~s->sit_one[i][k];
+        }
+    }
+    for (int i = 0; i < 4; i++) {
+        s->partner[i] = -1;
+        for (int j = 0; j < 4; j++)
+            if (j != i && ranks > 2 && s->sits[j][ranks - 2] == s->sits[i][ranks - 2]) s->partner[i] = j;
     }
     s->n_down = 0;
     for (int rank = ranks - 2; rank >= 1; rank--)

@@ -115,6 +115,31 @@ drops lines when another line that is at least as good is kept, so a LOST is a p
   whose King piles differ only in not having that card on top of a host nobody else
   can use. (Before the stock is used up this does not hold: a draw buries the top but
   not a tableau card; that is why the safe moves leave the discard top alone.)
+* *Placement* (:meth:`_ConcreteSearch._placement_dead`), a count of room rather than of
+  waiting cards. The pile's cards leave it from the top, so for each level of the pile
+  the moment comes when it holds only the cards below that level; every card out by
+  then (the tableau's, the pile's from that level up, the stock's cards drawn by then)
+  is on a foundation or in the tableau. The foundations can hold at most: on each Ace
+  pile a run up its suit, through cards out by then or King-pile cards (a King-pile card
+  leaves its pile only for its Ace pile, and only from the top, so the cards above it go
+  to theirs too; a King stays); on each King pile what is left of it plus a chain down
+  from its top, one card per rank, of the kind that pile takes there (two piles of a
+  colour take the same kinds, so they share those cards: where a rank has one, only one
+  of the two chains goes on). The test tries every choice of Ace-pile heights and takes
+  the longest chains for each: when even the best leaves more cards than spaces, that
+  moment cannot come. As in the stock-order test, the stock's cards drawn can only grow
+  going down the levels: a state is lost when no such schedule lets every level come.
+  It is a relaxation (the foundations of one moment need not follow from those of the
+  one before), so it only proves losses. Used after ``STOCK_ORDER_AFTER`` states.
+* *Last draw.* When the stock holds one card and its Ace pile takes it now and it can
+  never host (as for the safe moves), drawing it (the endgame then plays it) is the only
+  move tried: a winning line that draws it later is matched by one that draws it first
+  and then makes the same moves, each still legal (the card on its Ace pile takes
+  nothing from anyone); where that line's pile is empty when a space opens, the space
+  would have taken the card from the stock, and here stays empty, one space more; once
+  the other line draws it, the two are the same but for where that card is, which the
+  endgame argument below covers. (With more cards to draw this does not hold: a card
+  kept in a space can lift a later pile top into the tableau when wanted.)
 * A *transposition table*: states already searched (and lost) are not searched again,
   keyed by the stock position, the tableau, the Ace piles and the King piles (with the
   symmetry above); the discard pile is implied.
@@ -140,6 +165,7 @@ counts the same states, and the plain search (``--plain``) confirms it independe
 from __future__ import annotations
 
 import enum
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from functools import cache
@@ -584,6 +610,8 @@ class Reductions:
     twins: bool = True  # dead ends: twins compete for their two hosts (with dead_ends)
     stock_order: bool = True  # dead ends: the stock comes in its order (with dead_ends)
     window: bool = True  # stock used up: the discard top and the tableau keyed as one set
+    placement: bool = True  # the most cards the foundations can hold, level by level
+    last_draw: bool = True  # the stock's last card, when it is safe, is drawn at once
 
     def __post_init__(self) -> None:
         if self.symmetry and not self.kings_stay:
@@ -714,6 +742,22 @@ class _ConcreteSearch:
             (card, card + 2 * ranks, *self.host_pairs[card])
             for card in self.downwards
             if card // ranks < 2
+        )
+        # For the placement test: the cards that can lie at each rank on King pile i
+        # (the pile of suit i's King), and the other pile that takes the same cards (the
+        # other King of the colour in variant 2; None in variant 1).
+        sits: list[list[int]] = []
+        for suit in range(4):
+            rows = [0] * ranks
+            rows[ranks - 1] = 1 << (suit * ranks + ranks - 1)
+            for rank in range(ranks - 2, 0, -1):
+                for host in _bits(rows[rank + 1]):
+                    rows[rank] |= self.host_mask[host]
+            sits.append(rows)
+        self.sits = tuple(tuple(rows) for rows in sits)
+        self.partner = tuple(
+            next((j for j in range(4) if j != i and sits[j][ranks - 2] == sits[i][ranks - 2]), None)
+            for i in range(4)
         )
         # By suit and Ace-pile height: the bit mask of the cards on that Ace pile.
         self._ace_cards = tuple(
@@ -1027,6 +1071,95 @@ class _ConcreteSearch:
         self._forget(stack, kings, p if drawn is not None else self.n)
         return spans
 
+    def _placement_dead(
+        self, p: int, stack: tuple[int, ...], tab: int, ace: int, kings: tuple[int, ...]
+    ) -> bool:
+        """The placement test (module docstring): True only for a lost state.
+
+        Going down the pile's levels, the moment each level is reached must leave at
+        most ``slots`` out cards in the tableau; the stock's cards drawn by then can
+        only grow from level to level, so the fewest drawn that fit are kept (as in the
+        stock-order test). A King drawn heads its own pile; an Ace drawn goes to its
+        Ace pile.
+        """
+        n, ranks = self.n, self.r
+        piles = [_pile_cards(pile) for pile in kings]
+        low = [(ace >> (4 * suit)) & 15 for suit in range(4)]
+        gone = 0  # on the pile below the level, or still in the stock
+        for card in stack:
+            gone |= 1 << card
+        for q in range(p, n):
+            gone |= 1 << self.order[q]
+        out = tab
+        drawn = 0
+        for level in range(len(stack) - 1, -1, -1):
+            gone &= ~(1 << stack[level])
+            out |= 1 << stack[level]
+            while not self._placement_fits(out, gone, low, piles):
+                if drawn == n - p:
+                    return True
+                card = self.order[p + drawn]
+                drawn += 1
+                gone &= ~(1 << card)
+                suit, rank = divmod(card, ranks)
+                if rank == 0:
+                    low[suit] = 1
+                elif rank == ranks - 1:
+                    piles[suit] = [card]
+                else:
+                    out |= 1 << card
+        return False
+
+    def _placement_fits(self, out: int, gone: int, low: list[int], piles: list[list[int]]) -> bool:
+        """Can the foundations hold all but ``slots`` of the ``out`` cards at once?
+
+        Each Ace pile rises from ``low`` through cards that are not ``gone``; a
+        King-pile card it takes must have only such cards above it (they leave for
+        their Ace piles first; a King never does, it holds the pile). What is left of
+        each King pile takes a chain of out cards not on an Ace pile, down from its top
+        (:func:`_chains_best`). Every choice of heights is tried, up to the highest
+        that can be at once.
+        """
+        ranks = self.r
+        need = out.bit_count() - self.slots
+        if need <= 0:
+            return True
+        high = []
+        for suit in range(4):
+            height = low[suit]
+            while height < ranks - 1 and not (gone >> (suit * ranks + height)) & 1:
+                height += 1
+            high.append(height)
+        # The highest heights that can be: a run that would take a King-pile card held
+        # down by a card above it that no run takes stops below it.
+        changed = True
+        while changed:
+            changed = False
+            on_ace = _runs(low, high, ranks)
+            for pile in piles:
+                for card in pile[: _kept(pile, on_ace)]:
+                    if (on_ace >> card) & 1:
+                        high[card // ranks] = min(high[card // ranks], card % ranks)
+                        changed = True
+        ranges = [range(low[suit], high[suit] + 1) for suit in range(4)]
+        for heights in itertools.product(*ranges):
+            on_ace = _runs(low, heights, ranks)
+            left = [pile[: _kept(pile, on_ace)] for pile in piles]
+            if any(_cards_mask(cards) & on_ace for cards in left):
+                continue
+            tops = [self.rank[cards[-1]] if cards else -1 for cards in left]
+            avail = out & ~on_ace
+            placed = (out & on_ace).bit_count()
+            for i in range(4):
+                other = self.partner[i]
+                if other is not None and other < i:
+                    continue
+                count = [(avail & self.sits[i][rank]).bit_count() for rank in range(ranks)]
+                placed += _chains_best(count, tops[i], -1 if other is None else tops[other])
+            if placed >= need:
+                return True
+        return False
+
     def _forget(self, stack: tuple[int, ...], kings: tuple[int, ...], p: int) -> None:
         """Reset the scratch entries :meth:`_stuck_spans` set for this state (the stock
         from ``p`` on included)."""
@@ -1131,6 +1264,15 @@ class _ConcreteSearch:
             seen.add(key)
             del line[mark:]
             return False
+        if (
+            reductions.placement
+            and stack
+            and self.nodes > self.stock_order_after
+            and self._placement_dead(p, stack, tab, ace, kings)
+        ):
+            seen.add(key)
+            del line[mark:]
+            return False
         fits_mask = self.fits_mask
         dfs = self._dfs
         # The cards some foundation takes now: each suit's next Ace-pile card, and what
@@ -1143,9 +1285,19 @@ class _ConcreteSearch:
         # Cards to place: discard top, then tableau cards (only with a non-empty pile
         # or an empty stock), each to its Ace pile or a King pile that takes it.
         everything = bool(stack) or p == n or not reductions.draw_first
+        # The stock's last card, when its Ace pile takes it and it can never host, is
+        # drawn (and played: endgame) before any other move (module docstring).
+        draw_only = (
+            reductions.last_draw
+            and p == n - 1
+            and (ace_next >> self.order[p]) & 1
+            and host_mask[self.order[p]] & fmask == host_mask[self.order[p]]
+        )
+        if draw_only:
+            everything = False
         sources: list[int] = []
         from_tab = True
-        if stack and (playable >> stack[-1]) & 1:
+        if stack and not draw_only and (playable >> stack[-1]) & 1:
             sources.append(stack[-1])
             from_tab = False
         if everything:
@@ -1234,6 +1386,75 @@ class _ConcreteSearch:
         seen.add(key)
         del line[mark:]
         return False
+
+
+def _bits(mask: int) -> list[int]:
+    """The cards of a bit mask, lowest first."""
+    cards = []
+    while mask:
+        low = mask & -mask
+        cards.append(low.bit_length() - 1)
+        mask ^= low
+    return cards
+
+
+def _pile_cards(pile: int) -> list[int]:
+    """A King pile's cards (card + 1 in 6-bit fields, the top lowest), King first."""
+    cards = []
+    while pile:
+        cards.append((pile & 63) - 1)
+        pile >>= 6
+    return cards[::-1]
+
+
+def _cards_mask(cards: Sequence[int]) -> int:
+    return sum(1 << card for card in cards)
+
+
+def _runs(low: Sequence[int], high: Sequence[int], ranks: int) -> int:
+    """The cards the Ace piles take in rising from heights ``low`` to ``high``."""
+    return sum(((1 << high[s]) - (1 << low[s])) << (s * ranks) for s in range(4))
+
+
+def _kept(pile: list[int], on_ace: int) -> int:
+    """How many of a King pile's cards stay when those in ``on_ace`` go to their Ace
+    piles from the top down (the King always stays)."""
+    kept = len(pile)
+    while kept > 1 and (on_ace >> pile[kept - 1]) & 1:
+        kept -= 1
+    return kept
+
+
+def _chain_run(count: Sequence[int], rank: int, need: int) -> int:
+    """Ranks ``rank``, ``rank`` - 1, ... down to the twos with ``need`` cards or more."""
+    length = 0
+    while rank >= 1 and count[rank] >= need:
+        length += 1
+        rank -= 1
+    return length
+
+
+def _chains_best(count: Sequence[int], one: int, other: int) -> int:
+    """The most cards chains down from two King-pile tops of ranks ``one`` and ``other``
+    (-1: no such pile) can take, ``count[rank]`` cards of each rank being there for
+    them (a chain takes one card per rank, of the kind its pile takes there; two piles
+    of one colour take the same kinds). The higher chain goes alone down to the other's
+    top; below it both go on while a rank has two cards, then one while it has one.
+    Each is as long as it can be, so this is the most."""
+    high, low = max(one, other), min(one, other)
+    if high < 0:
+        return 0
+    if low < 0:
+        return _chain_run(count, high - 1, 1)
+    alone = 0
+    rank = high - 1
+    while rank >= low and rank >= 1:
+        if count[rank] < 1:
+            return alone + _chain_run(count, low - 1, 1)
+        alone += 1
+        rank -= 1
+    both = _chain_run(count, rank, 2)
+    return alone + 2 * both + _chain_run(count, rank - both, 1)
 
 
 def _from_level(free: int) -> int:
