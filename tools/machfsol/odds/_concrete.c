@@ -883,9 +883,26 @@ static int dfs(Search *s, int p, int top, uint64_t tab, uint32_t ace, uint64_t f
     /* Safe moves, made without branching: a King-pile top its Ace pile takes and that
      * can never host; with ENDGAME and the stock used up, also such a discard top or
      * tableau card (the King-pile tops first, as solver.py does). */
-    while (flags & (SAFE_MOVES | ENDGAME)) {
+    while ((flags & (SAFE_MOVES | ENDGAME)) || ((flags & LAST_DRAW) && p == n - 1)) {
         int moved = 0;
-        for (int i = 0; (flags & SAFE_MOVES) && i < 4; i++) {
+        if ((flags & LAST_DRAW) && p == n - 1) {
+            /* The stock's last card, when its Ace pile takes it and it can never host (and
+             * it is no King), is drawn and played before anything else (solver.py). */
+            int x = s->order[p];
+            if (((ace_next >> x) & 1) && (s->host_mask[x] & fmask) == s->host_mask[x] &&
+                !s->is_king[x]) {
+                if (!line_push(s, -1, s->place_discard) ||
+                    (s->rank[x] && !line_push(s, x, s->place_ace + s->suit[x]))) {
+                    found = FAILED;
+                    goto unwind;
+                }
+                ace += 1u << (4 * s->suit[x]);
+                fmask |= 1ULL << x;
+                p = n;
+                moved = 1;
+            }
+        }
+        for (int i = 0; !moved && (flags & SAFE_MOVES) && i < 4; i++) {
             int t = pile_top(s, i);
             if (t >= 0 && ((ace_next >> t) & 1) && (s->host_mask[t] & fmask) == s->host_mask[t]) {
                 if (!line_push(s, t, s->place_ace + s->suit[t])) {
@@ -935,9 +952,10 @@ static int dfs(Search *s, int p, int top, uint64_t tab, uint32_t ace, uint64_t f
         found = WON;
         goto unwind;
     }
-    /* WINDOW: with the stock used up, the discard top is keyed with the tableau, as one
-     * set (solver.py's window reduction: which window card is the top does not matter). */
-    uint64_t window = (flags & WINDOW) && p == n && top ? tab | 1ULL << s->stack[top - 1] : tab;
+    /* WINDOW: with at most one card left to draw, the discard top is keyed with the
+     * tableau, as one set (solver.py's window reduction: which window card is the top
+     * does not matter). */
+    uint64_t window = (flags & WINDOW) && p >= n - 1 && top ? tab | 1ULL << s->stack[top - 1] : tab;
     Key key = make_key(s, p, window, ace);
     if (keyset_has(&s->seen, key)) {
         found = LOST;
@@ -960,14 +978,8 @@ static int dfs(Search *s, int p, int top, uint64_t tab, uint32_t ace, uint64_t f
         if (t >= 0) playable |= s->takes[t];
     }
     int everything = top > 0 || p == n || !(flags & DRAW_FIRST);
-    /* LAST_DRAW: the stock's last card, when its Ace pile takes it and it can never host,
-     * is drawn (and so played) before anything else (solver.py's last_draw). */
-    int last = s->order[n - 1];
-    int draw_only = (flags & LAST_DRAW) && p == n - 1 && ((ace_next >> last) & 1) &&
-                    (s->host_mask[last] & fmask) == s->host_mask[last];
-    if (draw_only) everything = 0;
     int sources[MAXN], n_sources = 0, from_tab = 1;
-    if (!draw_only && top && ((playable >> discard_top) & 1)) {
+    if (top && ((playable >> discard_top) & 1)) {
         sources[n_sources++] = discard_top;
         from_tab = 0;
     }

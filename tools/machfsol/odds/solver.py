@@ -131,15 +131,16 @@ drops lines when another line that is at least as good is kept, so a LOST is a p
   going down the levels: a state is lost when no such schedule lets every level come.
   It is a relaxation (the foundations of one moment need not follow from those of the
   one before), so it only proves losses. Used after ``STOCK_ORDER_AFTER`` states.
-* *Last draw.* When the stock holds one card and its Ace pile takes it now and it can
-  never host (as for the safe moves), drawing it (the endgame then plays it) is the only
-  move tried: a winning line that draws it later is matched by one that draws it first
-  and then makes the same moves, each still legal (the card on its Ace pile takes
-  nothing from anyone); where that line's pile is empty when a space opens, the space
-  would have taken the card from the stock, and here stays empty, one space more; once
-  the other line draws it, the two are the same but for where that card is, which the
-  endgame argument below covers. (With more cards to draw this does not hold: a card
-  kept in a space can lift a later pile top into the tableau when wanted.)
+* *Last draw.* When the stock holds one card (no King), its Ace pile takes it now and
+  it can never host (as for the safe moves), it is drawn and played at once, without
+  branching, like a safe move (the state in between is not counted): a winning line
+  that draws it later is matched by one that draws it first and then makes the same
+  moves, each still legal (the card on its Ace pile takes nothing from anyone); where
+  that line's pile is empty when a space opens, the space would have taken the card
+  from the stock, and here stays empty, one space more; once the other line draws it,
+  the two are the same but for where that card is, which the endgame argument below
+  covers. (With more cards to draw this does not hold: a card kept in a space can lift
+  a later pile top into the tableau when wanted.)
 * A *transposition table*: states already searched (and lost) are not searched again,
   keyed by the stock position, the tableau, the Ace piles and the King piles (with the
   symmetry above); the discard pile is implied.
@@ -151,6 +152,16 @@ drops lines when another line that is at least as good is kept, so a LOST is a p
   state lost with one top is lost with the other. (Both arise: a card drawn and put in
   the tableau at once, the next one left on the pile, against both drawn and the second
   one put in the tableau.) It cut the states of the hardest 52-card deals by 2 to 35%.
+  The same holds with *one* card X left in the stock. Say one state has top Y and Z in
+  the tableau, the other top Z and Y in the tableau. Until X is drawn the argument is
+  the one above. Once the first draws X onto Y, X leaves the pile either for a
+  foundation (the second draws X and plays it likewise: the same window again) or into
+  the tableau, lifted when a tableau card c is played: if the second has c in its
+  tableau too, it draws X and plays c likewise; if c is Z, its top, it plays Z from the
+  top and then draws X. Either way both end with the stock used up, the same window and
+  the same pile below it (moves from King piles to Ace piles meanwhile are the same in
+  both). With two cards left this fails: the second draw buries one state's top but not
+  the other's. Keyed so from one card left on, it took 16% off 52-card seed 6530.
 
 The concrete search also exists compiled (``_concrete.c``, built by setuptools with the
 package): the same search, state for state (the tests hold the two to the same node
@@ -198,12 +209,12 @@ except ImportError:  # pragma: no cover - a build without a C compiler
 
 #: Default bound on searched states per deal, per variant. MAChFsol 1's token model
 #: never needed 200,000 on 90,000 deals (seconds at worst). A MAChFsol 2 state costs
-#: more and its hardest deals run to tens of millions of states: of the 90,000 deals of
-#: the table's nine rows (seeds 1..10,000), a handful take more than 10,000,000, the
-#: most 52-card seed 8406 (won) with 57,566,122. 100,000,000 decides every one of them
-#: (docs/ODDS.md, "Speed"); a search that reaches it takes about three minutes and up
-#: to 6.4 GB of memory for its table of lost states. Deals beyond it are UNKNOWN.
-DEFAULT_NODE_LIMITS: dict[int, int] = {1: 200_000, 2: 100_000_000}
+#: more and its hardest deals run to millions of states: of the 90,000 deals of the
+#: table's nine rows (seeds 1..10,000), one takes more than 10,000,000, 52-card seed
+#: 6530 (lost) with 27,887,382. 30,000,000 decides every one of them (docs/ODDS.md,
+#: "Speed"); a search that reaches it takes under two minutes and about 1.6 GB of
+#: memory for its table of lost states. Deals beyond it are UNKNOWN.
+DEFAULT_NODE_LIMITS: dict[int, int] = {1: 200_000, 2: 30_000_000}
 
 
 def default_node_limit(game: Variant | int) -> int:
@@ -611,7 +622,7 @@ class Reductions:
     stock_order: bool = True  # dead ends: the stock comes in its order (with dead_ends)
     window: bool = True  # stock used up: the discard top and the tableau keyed as one set
     placement: bool = True  # the most cards the foundations can hold, level by level
-    last_draw: bool = True  # the stock's last card, when it is safe, is drawn at once
+    last_draw: bool = True  # the stock's last card, when it is safe, drawn and played at once
 
     def __post_init__(self) -> None:
         if self.symmetry and not self.kings_stay:
@@ -1203,9 +1214,27 @@ class _ConcreteSearch:
         # used up (endgame), so does such a discard top or tableau card. King-pile tops
         # first, then the lowest such card (the compiled search does the same).
         endgame = reductions.endgame and p == n
-        while reductions.safe_moves or endgame:
+        while reductions.safe_moves or endgame or reductions.last_draw and p == n - 1:
             moved = False
-            if reductions.safe_moves:
+            if reductions.last_draw and p == n - 1:
+                # The stock's last card, when its Ace pile takes it and it can never host
+                # (and it is no King), is drawn and played before any other move, like a
+                # safe move (module docstring).
+                card = self.order[p]
+                if (
+                    (ace_next >> card) & 1
+                    and host_mask[card] & fmask == host_mask[card]
+                    and not self.is_king[card]
+                ):
+                    line.append((-1, DISCARD))
+                    if self.rank[card]:  # an Ace drawn goes to its pile by itself
+                        line.append((card, ace_place[card]))
+                    ace += 1 << ace_shift[card]
+                    fmask |= 1 << card
+                    p = n
+                    endgame = reductions.endgame
+                    moved = True
+            if not moved and reductions.safe_moves:
                 for index, pile in enumerate(kings):
                     top = (pile & 63) - 1
                     if pile and (ace_next >> top) & 1 and host_mask[top] & fmask == host_mask[top]:
@@ -1241,9 +1270,10 @@ class _ConcreteSearch:
             ace_next = self._ace_next(ace)
         if fmask == full:
             return True
-        if reductions.window and p == n and stack:
-            # Stock used up: the key holds the window (tableau and discard top) as one
-            # set; which of its cards is the top no longer matters (module docstring).
+        if reductions.window and p >= n - 1 and stack:
+            # At most one card left to draw: the key holds the window (tableau and
+            # discard top) as one set; which of its cards is the top does not matter
+            # (module docstring).
             key = self._key(p, tab | 1 << stack[-1], ace, kings)
         else:
             key = self._key(p, tab, ace, kings)
@@ -1285,19 +1315,9 @@ class _ConcreteSearch:
         # Cards to place: discard top, then tableau cards (only with a non-empty pile
         # or an empty stock), each to its Ace pile or a King pile that takes it.
         everything = bool(stack) or p == n or not reductions.draw_first
-        # The stock's last card, when its Ace pile takes it and it can never host, is
-        # drawn (and played: endgame) before any other move (module docstring).
-        draw_only = (
-            reductions.last_draw
-            and p == n - 1
-            and (ace_next >> self.order[p]) & 1
-            and host_mask[self.order[p]] & fmask == host_mask[self.order[p]]
-        )
-        if draw_only:
-            everything = False
         sources: list[int] = []
         from_tab = True
-        if stack and not draw_only and (playable >> stack[-1]) & 1:
+        if stack and (playable >> stack[-1]) & 1:
             sources.append(stack[-1])
             from_tab = False
         if everything:
