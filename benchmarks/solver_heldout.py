@@ -9,8 +9,9 @@ compiled, node limit PLAIN_LIMIT, default 5,000,000). AFTER is the number of sta
 before the stock-order test comes in (default: the table's, ``STOCK_ORDER_AFTER``; 0
 puts it on from the first state, which exercises it on small decks). Prints one line
 with the deals searched, the verdicts that agree (won and lost), the deals left out
-because either search reached its limit, and every deal whose verdicts differ (a bug:
-the script then exits 1). docs/ODDS.md records the runs.
+because either search reached its limit (with those where the table's search did),
+and every deal whose verdicts differ (a bug: the script then exits 1). docs/ODDS.md
+records the runs.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ def main() -> int:
     searched = left_out = 0
     agree = {Verdict.WON: 0, Verdict.LOST: 0}
     differ: list[int] = []
+    undecided: list[int] = []  # left out because the table's search reached its limit
     started = time.process_time()
     for seed in range(first, last + 1):
         order = deal(seed, deck)
@@ -44,6 +46,8 @@ def main() -> int:
         searched += 1
         reduced = search(order, game, stock_order_after=after)
         plain = search(order, game, plain_limit, plain=True)
+        if reduced.verdict is Verdict.UNKNOWN:
+            undecided.append(seed)
         if Verdict.UNKNOWN in (reduced.verdict, plain.verdict):
             left_out += 1
         elif reduced.verdict is plain.verdict:
@@ -54,7 +58,8 @@ def main() -> int:
     print(
         f"{deck} cards, seeds {first}..{last}: the policy's {searched} losses; "
         f"{agree[Verdict.WON] + agree[Verdict.LOST]} agree (won {agree[Verdict.WON]}, "
-        f"lost {agree[Verdict.LOST]}), {left_out} left out at a node limit, "
+        f"lost {agree[Verdict.LOST]}), {left_out} left out at a node limit "
+        f"({len(undecided)} of them the table's search's{f' {undecided}' if undecided else ''}), "
         f"{len(differ)} differ{f' {differ}' if differ else ''} "
         f"({time.process_time() - started:.0f} s CPU)"
     )

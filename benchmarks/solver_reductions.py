@@ -45,8 +45,9 @@ from machfsol.odds.solver import (
 
 NO = Reductions.none()
 
-#: Variant 2's configurations, by name: (reductions, states before the stock-order test
-#: comes in): none, each reduction alone, all; then all as the table runs them.
+#: Variant 2's configurations, by name: (reductions, states before the stock-order and
+#: placement tests come in): none, each reduction alone, all; then all as the table runs
+#: them.
 V2_CONFIGS: dict[str, tuple[Reductions | None, int]] = {
     "plain": (None, 0),
     **{name: (reductions, 0) for name, reductions in EACH_REDUCTION.items()},

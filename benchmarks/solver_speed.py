@@ -3,7 +3,7 @@
 Usage: .venv/bin/python benchmarks/solver_speed.py [DEALS] [NODE_LIMIT]
 
 The node limits default to the solver's defaults, which docs/ODDS.md's table used:
-200,000 states per deal in variant 1 (never reached there), 100,000,000 in variant 2;
+200,000 states per deal in variant 1 (never reached there), 30,000,000 in variant 2;
 NODE_LIMIT sets both.
 
 Solves seeds 1..DEALS (default 500) of the 52-card deck in each variant the way

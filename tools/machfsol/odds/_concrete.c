@@ -668,19 +668,20 @@ static int chains_most(const Search *s, const Piles *piles, const Moment *at) {
 }
 
 /* How many of the out cards can the foundations hold, if ``need`` or more (else any
- * smaller number)? Every choice of Ace-pile heights,
- * highest first, a suit's lower heights skipped once even the most the chains could add
- * would not make up for them; ``tried`` (heights that did it at the moment before, if
- * ``tried[0]`` >= 0) first. */
+ * smaller number)? First the heights that did it at the moment before (``tried``, if
+ * ``tried[0]`` >= 0), then the highest, then every choice of heights, highest first, a
+ * suit's lower heights skipped once even the most the chains could add would not make
+ * up for them. */
 static int placement_reaches(const Search *s, const Piles *piles, const Moment *at, int need,
                              int *tried) {
     int h[4], rest[5];
-    /* First the heights that did it at the moment before, then the highest. */
     for (int attempt = 0; attempt < 2; attempt++) {
         int sum = 0;
         for (int suit = 0; suit < 4; suit++) {
             int want = attempt == 0 && tried[0] >= 0 ? tried[suit] : at->high[suit];
-            h[suit] = want < at->low[suit] ? at->low[suit] : want > at->high[suit] ? at->high[suit] : want;
+            h[suit] = want < at->low[suit]    ? at->low[suit]
+                      : want > at->high[suit] ? at->high[suit]
+                                              : want;
             sum += at->held[suit][h[suit]];
         }
         int chained = chains_at(s, piles, at, h);
@@ -691,7 +692,8 @@ static int placement_reaches(const Search *s, const Piles *piles, const Moment *
         if (tried[0] < 0) break;
     }
     rest[4] = 0;
-    for (int suit = 3; suit >= 0; suit--) rest[suit] = rest[suit + 1] + at->held[suit][at->high[suit]];
+    for (int suit = 3; suit >= 0; suit--)
+        rest[suit] = rest[suit + 1] + at->held[suit][at->high[suit]];
     int chains = chains_most(s, piles, at);
     if (rest[0] + chains < need) return rest[0] + chains;
     int sum[5];
@@ -1242,7 +1244,8 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     for (int i = 0; i < 4; i++) {
         s->partner[i] = -1;
         for (int j = 0; j < 4; j++)
-            if (j != i && ranks > 2 && s->sits[j][ranks - 2] == s->sits[i][ranks - 2]) s->partner[i] = j;
+            if (j != i && ranks > 2 && s->sits[j][ranks - 2] == s->sits[i][ranks - 2])
+                s->partner[i] = j;
     }
     s->n_down = 0;
     for (int rank = ranks - 2; rank >= 1; rank--)

@@ -685,10 +685,11 @@ EACH_REDUCTION: dict[str, Reductions] = {
 #: States searched in the first round of the iterative search (then twice as many).
 FIRST_ROUND = 1_000
 
-#: The stock-order test costs a few dead-end tests per state: it is switched on only
-#: once a search has gone through this many states (the search is deterministic, so
-#: the same deal still gives the same states), so that the many quick deals never pay
-#: for it and the few hard ones get it (docs/ODDS.md, "Speed").
+#: The stock-order test costs a few dead-end tests per state, the placement test up to
+#: a few hundred choices of Ace-pile heights: they are switched on only once a search
+#: has gone through this many states (the search is deterministic, so the same deal
+#: still gives the same states), so that the many quick deals never pay for them and
+#: the few hard ones get them (docs/ODDS.md, "Speed").
 STOCK_ORDER_AFTER = 100_000
 
 _NO_BLOCK = _NEVER  # a card that no pile level blocks
