@@ -368,6 +368,33 @@ def test_every_dead_end_of_the_placement_test_is_lost_for_the_plain_search() -> 
     assert _CheckedPlacement.checked >= 100  # the test did fire, and was right each time
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    count=st.lists(st.integers(min_value=0, max_value=2), min_size=13, max_size=13),
+    one=st.integers(min_value=-1, max_value=12),
+    other=st.integers(min_value=-1, max_value=12),
+)
+def test_the_longest_chains_are_the_most_any_two_chains_take(
+    count: list[int], one: int, other: int
+) -> None:
+    """The placement test's chains, against every pair of chain lengths: a chain goes
+    down one rank at a time from its pile's top, to the twos at most, and a rank gives
+    each chain on it a card of its own."""
+    best = 0
+    for first in range(max(one, 0) + 1):
+        for second in range(max(other, 0) + 1):
+            used = [0] * 13
+            for top, length in ((one, first), (other, second)):
+                for rank in range(top - length, top):
+                    used[rank] += 1
+            lowest = min(
+                [top - length for top, length in ((one, first), (other, second)) if length] or [1]
+            )
+            if lowest >= 1 and all(used[rank] <= count[rank] for rank in range(13)):
+                best = max(best, first + second)
+    assert solver._chains_best(count, one, other) == best
+
+
 def test_the_stock_order_test_needs_the_dead_end_test() -> None:
     with pytest.raises(ValueError, match="stock-order test is part of the dead-end test"):
         Reductions(twins=False, dead_ends=False)
