@@ -882,9 +882,10 @@ static int dfs(Search *s, int p, int top, uint64_t tab, uint32_t ace, uint64_t f
     uint64_t ace_next = ace_next_of(s, ace);
     int safe_pile[64], safe_card[64], n_safe = 0;
     int lifted[MAXN], n_lifted = 0, top_before = top; /* discard cards the safe moves took */
-    /* Safe moves, made without branching: a King-pile top its Ace pile takes and that
-     * can never host; with ENDGAME and the stock used up, also such a discard top or
-     * tableau card (the King-pile tops first, as solver.py does). */
+    /* Safe moves, made without branching: with LAST_DRAW, the stock's last card when its
+     * Ace pile takes it and it can never host (drawn and played); a King-pile top its Ace
+     * pile takes and that can never host; with ENDGAME and the stock used up, also such
+     * a discard top or tableau card (in that order, as solver.py makes them). */
     while ((flags & (SAFE_MOVES | ENDGAME)) || ((flags & LAST_DRAW) && p == n - 1)) {
         int moved = 0;
         if ((flags & LAST_DRAW) && p == n - 1) {

@@ -1210,10 +1210,11 @@ class _ConcreteSearch:
         host_mask = self.host_mask
         reductions = self.reductions
         ace_next = self._ace_next(ace)
-        # Safe moves, made without branching (module docstring): a King-pile top that
-        # its Ace pile takes and that can never take a card goes there; with the stock
-        # used up (endgame), so does such a discard top or tableau card. King-pile tops
-        # first, then the lowest such card (the compiled search does the same).
+        # Safe moves, made without branching (module docstring): with one card left in
+        # the stock, that card when it is safe (last draw); a King-pile top that its Ace
+        # pile takes and that can never take a card goes there; with the stock used up
+        # (endgame), so does such a discard top or tableau card. In that order, then the
+        # lowest such card (the compiled search does the same).
         endgame = reductions.endgame and p == n
         while reductions.safe_moves or endgame or reductions.last_draw and p == n - 1:
             moved = False
