@@ -80,10 +80,10 @@ typedef struct {
     int twins[MAXN], n_twins;    /* the black or red card of each pair of twins, likewise */
     int is_king[MAXN];
     uint64_t full;
-    /* PLACEMENT: the cards that can lie at each rank on King pile i (the pile of suit
-     * i's King), and the other pile whose cards are of the same kinds (-1: none). */
-    uint64_t sits[4][16];
-    uint64_t sit_one[4][16], sit_two[4][16]; /* the one or two cards of sits[i][k], or 0 */
+    /* PLACEMENT: the one or two cards that can lie at each rank on King pile i (the pile
+     * of suit i's King), or 0, and the other pile whose cards are of the same kinds (-1:
+     * none). */
+    uint64_t sit_one[4][16], sit_two[4][16];
     int partner[4];
     /* the search's mutable state shared by all frames */
     int stack[MAXN];
@@ -600,17 +600,30 @@ typedef struct {
     int held[4][16]; /* held[s][h]: out cards of suit s below height h, from low[s] */
 } Moment;
 
+/* The cards the Ace piles take in rising from heights ``low`` to ``high``. */
+static uint64_t ace_runs(const Search *s, const int *low, const int *high) {
+    uint64_t runs = 0;
+    for (int suit = 0; suit < 4; suit++)
+        runs |= ((1ULL << high[suit]) - (1ULL << low[suit])) << (suit * s->r);
+    return runs;
+}
+
+/* How many of King pile i's cards stay when those in ``on_ace`` go to their Ace piles
+ * from the top down (the King always stays). */
+static int kept_on_pile(const Piles *piles, int i, uint64_t on_ace) {
+    int k = piles->len[i];
+    while (k > 1 && ((on_ace >> piles->card[i][k - 1]) & 1)) k--;
+    return k;
+}
+
 /* The most out cards chains on the King piles can take, with the Ace piles at ``h``
  * (-1: those heights cannot be, a King-pile card below one that goes to its Ace pile
  * would have to go too). */
 static int chains_at(const Search *s, const Piles *piles, const Moment *at, const int *h) {
-    int r = s->r, tops[4];
-    uint64_t on_ace = 0;
-    for (int suit = 0; suit < 4; suit++)
-        on_ace |= ((1ULL << h[suit]) - (1ULL << at->low[suit])) << (suit * r);
+    int tops[4];
+    uint64_t on_ace = ace_runs(s, at->low, h);
     for (int i = 0; i < 4; i++) {
-        int k = piles->len[i];
-        while (k > 1 && ((on_ace >> piles->card[i][k - 1]) & 1)) k--;
+        int k = kept_on_pile(piles, i, on_ace);
         if (piles->below[i][k] & on_ace) return -1;
         tops[i] = k ? s->rank[piles->card[i][k - 1]] : -1;
     }
@@ -750,12 +763,9 @@ static int placement_fits(const Search *s, const Piles *piles, Moment *at, uint6
      * segments of a pile is one), so lowering them until they can be finds the highest. */
     for (int changed = 1; changed;) {
         changed = 0;
-        uint64_t on_ace = 0;
-        for (int suit = 0; suit < 4; suit++)
-            on_ace |= ((1ULL << at->high[suit]) - (1ULL << at->low[suit])) << (suit * r);
+        uint64_t on_ace = ace_runs(s, at->low, at->high);
         for (int i = 0; i < 4; i++) {
-            int k = piles->len[i];
-            while (k > 1 && ((on_ace >> piles->card[i][k - 1]) & 1)) k--;
+            int k = kept_on_pile(piles, i, on_ace);
             for (uint64_t held = piles->below[i][k] & on_ace; held; held &= held - 1) {
                 int c = __builtin_ctzll(held);
                 if (at->high[s->suit[c]] > s->rank[c]) at->high[s->suit[c]] = s->rank[c];
@@ -1227,25 +1237,21 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     }
     /* PLACEMENT: what each King pile can hold, rank by rank down from its King, and the
      * pile that can hold the same cards (the other King of the colour, in variant 2). */
+    uint64_t sits[4][16];
     for (int i = 0; i < 4; i++) {
-        s->sits[i][ranks - 1] = 1ULL << (i * ranks + ranks - 1);
+        sits[i][ranks - 1] = 1ULL << (i * ranks + ranks - 1);
         for (int k = ranks - 2; k >= 1; k--) {
-            s->sits[i][k] = 0;
-            for (uint64_t t = s->sits[i][k + 1]; t; t &= t - 1)
-                s->sits[i][k] |= s->host_mask[__builtin_ctzll(t)];
-        }
-    }
-    for (int i = 0; i < 4; i++) {
-        for (int k = 1; k < ranks - 1; k++) {
-            uint64_t both = s->sits[i][k];
-            s->sit_one[i][k] = both & (~both + 1);
-            s->sit_two[i][k] = both & ~s->sit_one[i][k];
+            sits[i][k] = 0;
+            for (uint64_t t = sits[i][k + 1]; t; t &= t - 1)
+                sits[i][k] |= s->host_mask[__builtin_ctzll(t)];
+            s->sit_one[i][k] = sits[i][k] & (~sits[i][k] + 1);
+            s->sit_two[i][k] = sits[i][k] & ~s->sit_one[i][k];
         }
     }
     for (int i = 0; i < 4; i++) {
         s->partner[i] = -1;
         for (int j = 0; j < 4; j++)
-            if (j != i && ranks > 2 && s->sits[j][ranks - 2] == s->sits[i][ranks - 2])
+            if (j != i && ranks > 2 && sits[j][ranks - 2] == sits[i][ranks - 2])
                 s->partner[i] = j;
     }
     s->n_down = 0;

@@ -1147,7 +1147,7 @@ class _ConcreteSearch:
         changed = True
         while changed:
             changed = False
-            on_ace = _runs(low, high, ranks)
+            on_ace = self._runs(low, high)
             for pile in piles:
                 for card in pile[: _kept(pile, on_ace)]:
                     if (on_ace >> card) & 1:
@@ -1155,7 +1155,7 @@ class _ConcreteSearch:
                         changed = True
         ranges = [range(low[suit], high[suit] + 1) for suit in range(4)]
         for heights in itertools.product(*ranges):
-            on_ace = _runs(low, heights, ranks)
+            on_ace = self._runs(low, heights)
             left = [pile[: _kept(pile, on_ace)] for pile in piles]
             if any(_cards_mask(cards) & on_ace for cards in left):
                 continue
@@ -1171,6 +1171,11 @@ class _ConcreteSearch:
             if placed >= need:
                 return True
         return False
+
+    def _runs(self, low: Sequence[int], high: Sequence[int]) -> int:
+        """The cards the Ace piles take in rising from heights ``low`` to ``high``."""
+        cards = self._ace_cards
+        return sum(cards[suit][high[suit]] ^ cards[suit][low[suit]] for suit in range(4))
 
     def _forget(self, stack: tuple[int, ...], kings: tuple[int, ...], p: int) -> None:
         """Reset the scratch entries :meth:`_stuck_spans` set for this state (the stock
@@ -1431,11 +1436,6 @@ def _pile_cards(pile: int) -> list[int]:
 
 def _cards_mask(cards: Sequence[int]) -> int:
     return sum(1 << card for card in cards)
-
-
-def _runs(low: Sequence[int], high: Sequence[int], ranks: int) -> int:
-    """The cards the Ace piles take in rising from heights ``low`` to ``high``."""
-    return sum(((1 << high[s]) - (1 << low[s])) << (s * ranks) for s in range(4))
 
 
 def _kept(pile: list[int], on_ace: int) -> int:
