@@ -128,14 +128,12 @@
 # The undo stack (not while undoing or replaying), then in keyboard play (DI=1) the two
 # places shown (a space emptied is not shown empty when a card fills it at once, as the
 # rules do when the discard pile or the stock has one; a foundation not while undo shows
-# them all afterwards, WD=1), and a key pressed meanwhile kept (see 285).
+# them all afterwards, WD=1). Keys typed meanwhile wait in the keyboard queue (10150).
 31 IF NOT RP THEN SN=SN+1:US(SN)=SR+F:UD(SN)=DS
 32 IF NOT DI THEN RETURN
-33 Q=DS:GOSUB 51:Q=SR:IF WD THEN 36
-34 IF PK(SR)=3 THEN IF NOT RP THEN IF WN OR P<=N THEN 36
-35 GOSUB 51
-36 IF PEEK(764)<64 THEN GOSUB 285
-37 RETURN
+33 Q=DS:GOSUB 51:Q=SR:IF WD THEN RETURN
+34 IF PK(SR)=3 THEN IF NOT RP THEN IF WN OR P<=N THEN RETURN
+35 GOTO 51
 # Forced steps (38): an Ace or a King on the discard pile goes up; then (39) the lowest
 # empty space is filled, from the discard pile, else the stock (an Ace or a King dealt
 # there goes up at once). Only a card just drawn can be an Ace or a King on the discard
@@ -291,23 +289,24 @@
 # stock, the discard pile, the status line (199), and the prompt's two lines deleted and
 # two blank ones inserted (four characters instead of 78 blanks).
 197 DI=3:PF=0:WF=0:WD=0:GOSUB 600:GOSUB 650:POSITION PX(1),PY(1):PRINT "-- (0)  ";:M8=0:IF M7 THEN GOSUB 298
-198 POSITION 0,18:PRINT "{DELLINE}{DELLINE}{INSLINE}{INSLINE}";:GOSUB 199:Q=0:GOSUB 51:GOTO 200
-# 199: the status line: deal, deck, score.
-199 POSITION 0,1:PRINT "DEAL ";SE;"  ";N;" CARDS  WON ";GW;" OF ";GP;"  ":RETURN
+198 POSITION 0,18:PRINT "{DELLINE}{DELLINE}{INSLINE}{INSLINE}";:GOSUB 199:Q=0:GOSUB 51:GOTO 201
+# 199: the status line: deal, deck, score; blanks to column 38 over an older, longer one.
+199 POSITION 0,1:PRINT "DEAL ";DS$;"  ";N;" CARDS  WON ";GW;"/";GP;:IF PEEK(85)<39 THEN PRINT BL$(PEEK(85),38);
+200 RETURN
 #
 # ------------------------------------------------------------ keyboard play: the main loop
 #
 # Here, low in the program, because it runs at every key (see "Speed" above). Keys are
-# read by GET or, typed ahead, by 280; the message line (17) is cleared only when it
+# read by GET from K:, in the order typed: keys typed while the game works wait in the
+# keyboard queue (10150), not only the one key the OS keeps. The message line (17) is cleared only when it
 # shows something (M7: its length; ON M7>0 GOSUB 298: nothing shown, no walk to 298 and
 # back), the end message's line 18 likewise (M8: it comes with a message on line 17,
 # and both go at once: two lines deleted, two blank ones inserted).
 #
-200 REM MAIN LOOP: COUNT THE DEAL AS PLAYED ONCE A MOVE IS MADE, CHECK FOR THE END, READ A KEY
+# The main loop (201): count the deal as played once a move is made, check for the end, read a key.
 201 IF PF=0 THEN IF NM THEN PF=1:GP=GP+1:GOSUB 199
 202 IF P>N THEN GOSUB 6800
-203 IF KW THEN GOSUB 280:GOTO 205
-204 GET #2,KY
+203 GET #2,KY
 205 IF KY>96 AND KY<123 THEN KY=KY-32
 206 IF M8 THEN POSITION 0,17:PRINT "{DELLINE}{DELLINE}{INSLINE}{INSLINE}";:M8=0:M7=0
 207 IF KY=32 THEN 240
@@ -320,8 +319,7 @@
 213 GOSUB 6400:IF SR<0 THEN 6900
 214 GOSUB 60:IF C<0 THEN 6900
 215 LN$="PICKED ":LN$(8)=CD$(C+C+1,C+C+2):LN$(10)=" TO A OR QWER?":GOSUB 295
-216 IF KW THEN GOSUB 280:GOTO 218
-217 GET #2,KY
+216 GET #2,KY
 218 IF KY>96 AND KY<123 THEN KY=KY-32
 # Is the move legal? To its own Ace pile: the card that pile needs next; to a King pile
 # (not from one): a card FA or FB that is that pile's top.
@@ -353,20 +351,8 @@
 #T 273 GOSUB 60:NM=NM+(F=0):GOSUB 10
 #T 274 PRINT #1;FM$(F/16+1,F/16+2);PN$(P3(SR),P3(SR)+2);PN$(P3(DS),P3(DS)+2);CO$(C+C+1,C+C+2):GOTO 271
 #
-# Type-ahead: the Atari keeps one key (CH, location 764); a second key pressed while the
-# game is busy would replace it. So every step shown (keyboard play) takes a waiting key
-# at once into KB$, up to 8, and the game reads those first. CAPS and the inverse key
-# (codes 60 and 39) stay in CH: the OS's keyboard GET handles them and then waits for
-# another key. Shifted and control keys (codes 64 up) wait in CH as before.
-#
-280 REM KY=THE NEXT KEY TYPED AHEAD (FROM KB$)
-281 KR=KR+1:KY=ASC(KB$(KR)):IF KR=KW THEN KR=0:KW=0
-282 RETURN
 #T 283 TJ=PEEK(20):Y9=PEEK(19)*256+PEEK(18)*65536:IF PEEK(20)<TJ THEN 283
 #T 284 TJ=TJ+Y9:RETURN
-285 REM A KEY WAITS IN CH (ITS CODE BELOW 64): KEEP IT IN KB$
-286 C9=PEEK(764):IF C9<>39 AND C9<>60 AND KW<8 THEN GET #2,C9:KW=KW+1:KB$(KW)=CHR$(C9)
-287 RETURN
 # 298 clears the line by deleting it and inserting a blank one (the screen editor's
 # CHR$(156) and CHR$(157), two characters): the lines below go up and come back.
 295 REM MESSAGE LINE 17: LN$, OVER THE LAST ONE (M7: ITS LENGTH); 298 CLEARS IT
@@ -474,7 +460,7 @@
 6036 PRINT "N NEW DEAL  O OPTIONS";:POSITION 3,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";
 6038 POSITION 30,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";
 6040 DI=3:GOSUB 600:GOSUB 650:DI=1:POSITION PX(0),PY(0):PRINT N-P+1;" ";
-6045 POKE 559,34:POKE 54272,34:GOTO 200
+6045 POKE 559,34:POKE 54272,34:GOTO 201
 #
 # ------------------------------------------------------------ keyboard play
 #
@@ -521,13 +507,17 @@
 # merges its lines into the program, every variable and array kept, and then runs the
 # listing's last line, which has no line number, as if typed: GOTO 7000. The overlay's
 # strings are dimensioned here, and the transcript's names set (7005, 11150).
-#T 7000 DIM CO$(104),PN$(54),F$(20),SC$(4),FM$(4),RS$(8):SC$="SHCD":FM$="M F ":RS$="WON LOST"
+#T 7000 DIM CO$(104),PN$(54),F$(20),SC$(4),FM$(4),RS$(8):SC$="SHCD":FM$="M F ":RS$="WON LOST":GOSUB 10150
 #T 7005 PN$="S  W  T1 T2 T3 T4 T5 T6 T7 T8 AS AH AC AD KS KH KC KD ":GOSUB 11150
 #T 7010 K9=0:DI=0:TRAP 7900:INPUT #3;L$:IF L$<>"MFTEST 1" THEN 7900
 #T 7020 TRAP 7800:INPUT #3;L$:TRAP 7900:IF L$="END" THEN 7800
 #T 7030 IF L$(1,5)="DECK " THEN N=VAL(L$(6)):GOTO 7070
-#T 7050 IF L$(1,5)="SEED " THEN SE=VAL(L$(6)):GOSUB 7100:GOTO 7020
+#T 7050 IF L$(1,5)="SEED " THEN DS$=L$(6):GOTO 7066
 #T 7065 GOTO 7900
+# The seed read exactly (VAL keeps 9 digits on genuine BASIC; see 8045) and written
+# as the configuration spells it (DS$).
+#T 7066 SE=VAL(DS$):IF LEN(DS$)=10 THEN SE=VAL(DS$(1,9))*10+VAL(DS$(10))
+#T 7067 GOSUB 7100:GOTO 7020
 #T 7070 IF N<20 OR N>52 OR N<>4*INT(N/4) THEN 7900
 #T 7080 GOSUB 11000:GOTO 7020
 #T 7100 REM ONE DEAL: SHUFFLE, LAY OUT, AUTOPLAY, TIMED IN JIFFIES (1/60 S)
@@ -550,24 +540,38 @@
 #T 7160 PRINT #1;"JIFFIES PLAY ";T3:PRINT #1;"JIFFIES GAME ";T2+T3:CLOSE #1:RETURN
 #T 7400 REM TRANSCRIPT HEADER AND THE DEALING ORDER, TEN CARDS A LINE
 #T 7410 PRINT #1;"MACHFSOL TRANSCRIPT 1":PRINT #1;"PROGRAM MACHFSOL.";V;" ATARI"
-#T 7420 PRINT #1;"VARIANT ";V:PRINT #1;"DECK ";N:PRINT #1;"SEED ";SE:PRINT #1;"PLAYER AUTO"
+#T 7420 PRINT #1;"VARIANT ";V:PRINT #1;"DECK ";N:PRINT #1;"SEED ";DS$:PRINT #1;"PLAYER AUTO"
 #T 7430 FOR I=1 TO N STEP 10:PRINT #1;"ORDER";:FOR J=I TO I+9:IF J<=N THEN C=D(J):PRINT #1;" ";CO$(C+C+1,C+C+2);
 #T 7440 NEXT J:PRINT #1:NEXT I:PRINT #1;"MOVES":RETURN
 #T 7800 REM END OF THE CONFIGURATION: WRITE THE DONE MARKER
 #T 7810 TRAP 40000:CLOSE #3:OPEN #1,8,0,"H1:MFDONE.TXT":PRINT #1;"DONE ";K9;" FRE ";FRE(0);
-#T 7820 PRINT #1;" MEMLO ";PEEK(743)+256*PEEK(744):CLOSE #1:END
+#T 7820 PRINT #1;" MEMLO ";PEEK(743)+256*PEEK(744):CLOSE #1:X=USR(KI,0):END
 #T 7900 REM BAD CONFIGURATION LINE OR I/O ERROR: SAY WHICH IN THE DONE MARKER
 #T 7910 TRAP 40000:ER=PEEK(195):CLOSE #1:CLOSE #3:OPEN #1,8,0,"H1:MFDONE.TXT"
-#T 7920 PRINT #1;"ERROR ";ER;" AT ";L$:CLOSE #1:END
+#T 7920 PRINT #1;"ERROR ";ER;" AT ";L$:CLOSE #1:X=USR(KI,0):END
 #
 # ------------------------------------------------------------ new deal, options
 #
-8000 REM NEW DEAL: ASK FOR A DEAL NUMBER, RETURN FOR A RANDOM ONE
-8010 POSITION 0,18:PRINT "DEAL NUMBER 1-2147483646":PRINT "(RETURN: RANDOM)";
-8020 POKE 752,0:TRAP 8000:INPUT L$:POKE 752,1:TRAP 9000
-8030 IF L$="" THEN Z=INT(RND(0)*(2147483640+6))+1:GOTO 8055
-8040 TRAP 8000:Z=VAL(L$):TRAP 9000
-8050 IF Z<>INT(Z) OR Z<1 OR Z>2147483640+6 THEN 8000
+# The number is typed a digit at a time (DELETE takes one back, ESC goes back to the
+# game) and read as text: genuine BASIC's VAL keeps 9 significant digits (2147483646
+# would become 2147483640), but its arithmetic is exact on whole numbers of 10 digits
+# up to 2^31: VAL of the first nine digits, times ten, plus the last. (The constant is
+# written 2147483640+6 for the same reason: ENTER keeps 9 digits of a number.)
+8000 REM NEW DEAL: TYPE A DEAL NUMBER, RETURN FOR A RANDOM ONE
+8010 POSITION 0,18:PRINT "DEAL NUMBER 1-2147483646, ESC: BACK":PRINT "(RETURN: RANDOM) ";:L$="":POKE 752,0
+8020 GET #2,KY:IF KY>47 AND KY<58 THEN IF LEN(L$)<10 THEN L$(LEN(L$)+1)=CHR$(KY):PRINT CHR$(KY);:GOTO 8020
+8025 IF KY=126 THEN IF LEN(L$) THEN L$(LEN(L$))="":PRINT CHR$(126);:GOTO 8020
+8030 IF KY=27 THEN POKE 752,1:POSITION 0,18:PRINT "{DELLINE}{DELLINE}{INSLINE}{INSLINE}";:GOTO 201
+8035 IF KY<>155 THEN PRINT CHR$(253);:GOTO 8020
+8040 POKE 752,1:IF L$="" THEN Z=INT(RND(0)*(2147483640+6))+1:GOTO 8052
+8045 Z=VAL(L$):IF LEN(L$)=10 THEN Z=VAL(L$(1,9))*10+VAL(L$(10))
+8050 IF Z<1 OR Z>2147483640+6 THEN PRINT CHR$(253);:POSITION 0,18:PRINT "{DELLINE}{DELLINE}{INSLINE}{INSLINE}";:GOTO 8010
+# The deal number as text, DS$, for the status line: PRINT shows 9 significant digits on
+# genuine BASIC (2147483646 as 2147483640). Z in two halves of five digits, exact as the
+# shuffle's split (600).
+8052 H=INT(Z/100000):L=Z-H*100000:IF L<0 THEN H=H-1:L=L+100000
+8053 IF L>99999 THEN H=H+1:L=L-100000
+8054 DS$=STR$(L):IF H THEN DS$=STR$(H):L$=STR$(L+100000):DS$(LEN(DS$)+1)=L$(2)
 # The foundations shown empty before the lay-out (78) shows what goes up: the Ace piles'
 # column, then the King piles' (the cursor taken down two lines and back two columns
 # between places: one PRINT a column, a shorter program than a POSITION a place).
@@ -577,7 +581,7 @@
 8220 POSITION 0,7:PRINT "D  DECK SIZE  ";N;" CARDS "
 8230 POSITION 0,9:PRINT "S  STYLE      ";:IF SY THEN PRINT "SPANISH";
 8240 IF SY=0 THEN PRINT "FRENCH ";
-8250 POSITION 0,12:PRINT "RETURN  PLAY DEAL ";SE;"  "
+8250 POSITION 0,12:PRINT "RETURN  PLAY DEAL ";DS$;"  "
 8260 GET #2,KY:IF KY>96 AND KY<123 THEN KY=KY-32
 8270 IF KY=68 THEN N=N-4:IF N<20 THEN N=52
 8280 IF KY=83 THEN SY=1-SY
@@ -607,7 +611,9 @@
 10020 DIM A$(1),FF(51),WT(53),PT(52),SU(51),RK(51),FB(51),TB(51),FA(51),TA(51),D(53),W(52),T(7),IT(53)
 10030 DIM AN(3),UN(51),KT(3),KH(3),PK(17),P3(17),PX(17),PY(17),US(208),UD(208)
 10040 DIM CD$(104),PL$(36),L$(40),RL$(13),SN$(4),SL$(32),LN$(40),BL$(40),DL$(52)
-10045 DIM TN$(29),KB$(8),CE$(108)
+10045 DIM TN$(29),KQ$(256),CE$(108),DS$(10)
+# Keys typed from now on are kept, in order (10150).
+10050 GOSUB 10150
 10070 PL$="S W T1T2T3T4T5T6T7T8ASAHACADKSKHKCKD"
 # TN$: the tableau's keys, each followed by the cursor taken down two lines and back one.
 10072 TN$="1{$1D}{$1D}{$1E}2{$1D}{$1D}{$1E}3{$1D}{$1D}{$1E}4{$1D}{$1D}{$1E}5{$1D}{$1D}{$1E}6{$1D}{$1D}{$1E}7{$1D}{$1D}{$1E}8"
@@ -617,12 +623,23 @@
 # Where the stock and the discard pile are on the screen (PX, PY) and their kinds (PK);
 # the other places' at 640.
 10085 PK(0)=1:PK(1)=2:PX(0)=6:PY(0)=15:PX(1)=22:PY(1)=15:W(0)=-1:KT(0)=-1:KT(1)=-1:KT(2)=-1:KT(3)=-1
-10090 N=52:SY=0:GW=0:GP=0:SE=1:LG=0:DI=0:RP=0
+10090 N=52:SY=0:GW=0:GP=0:SE=1:DS$="1":LG=0:DI=0:RP=0
 10100 GOSUB 10500
 10110 REM TEST MODE IF THE HARNESS GAVE A CONFIGURATION ON H1:
-10120 TRAP 6000:OPEN #3,4,0,"H1:MFTEST.CFG":TRAP 10190:TM=1:POKE 559,34:ENTER "H1:MFTEST.LST"
+# (The keyboard queue is taken out while ENTER merges the overlay's lines, which moves
+# the program's strings and arrays, KQ$ among them: 7000 puts it back.)
+10120 TRAP 6000:OPEN #3,4,0,"H1:MFTEST.CFG":TRAP 10190:TM=1:POKE 559,34:X=USR(KI,0):ENTER "H1:MFTEST.LST"
+# The keyboard queue: a 6502 routine (tools/machfsol/atari/key_queue.s, docs/GAME.md)
+# that keeps the keys typed while the game works, up to 255, in KQ$, and hands them
+# to the OS one by one: GET from K: reads them in the order typed. KI is its installer,
+# KR the part that stays (in the cassette buffer); X=USR(KI,0) takes it out (before
+# the program ends: the OS's own keyboard routine back), RESET does too.
+10150 KR=ADR("{CODE key_queue.s resident}")
+10155 KI=ADR("{CODE key_queue.s installer}")
+10160 X=USR(KI,1,ADR(KQ$),KR):RETURN
 10190 REM AN ERROR IN THE SET-UP: THE SCREEN BACK ON, THE ERROR AND ITS LINE SHOWN
-10195 POKE 559,34:PRINT "ERROR ";PEEK(195);" AT LINE ";PEEK(186)+256*PEEK(187):END
+10195 POKE 559,34:IF KI THEN X=USR(KI,0)
+10196 PRINT "ERROR ";PEEK(195);" AT LINE ";PEEK(186)+256*PEEK(187):END
 10500 REM SUIT CHARACTERS: ATARI SPADE HEART CLUB DIAMOND, OR SPANISH INITIALS; THEN THE TABLES (11000)
 # Red suits (hearts and diamonds, copas and oros) in inverse video.
 10510 SN$="{":SN$(2)=CHR$(128):SN$(3)=CHR$(16):SN$(4)=CHR$(224)

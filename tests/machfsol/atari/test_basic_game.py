@@ -221,12 +221,13 @@ def test_the_real_source_generates_plain_rev_c_lines() -> None:
             for line in listing.splitlines():
                 assert re.match(r"^\d+ \S", line), line
                 if "{$" in line:
-                    # The shuffle's machine code: read by ENTER from a file, whose lines
-                    # BASIC takes up to its buffer's 255 bytes (it cannot be typed).
+                    # The machine code's strings: read by ENTER from a file, whose lines
+                    # BASIC takes up to its buffer's 255 bytes (they cannot be typed).
                     assert len(from_text(line)) < 255, line[:40]
                 else:
-                    # Three screen lines of 38 characters: what the Atari's editor takes.
-                    assert len(line) <= 114, line
+                    # Three screen lines of 38 characters: what the Atari's editor takes
+                    # (counted as the Atari's characters: {DELLINE} is one).
+                    assert len(from_text(line)) <= 114, line
             numbers = [int(line.split()[0]) for line in listing.splitlines()]
             assert numbers == sorted(numbers)
 

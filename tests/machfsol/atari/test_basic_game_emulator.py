@@ -110,16 +110,16 @@ def test_keyboard_play(atari800: str, tmp_path: Path) -> None:
     screens = _screens(1, tmp_path, keys)
     start = screens[0]
     assert "MACHFSOL 1: KINGS DOWN BY SUIT" in start
-    assert "DEAL 1  52 CARDS  WON 0 OF 0" in start
+    assert "DEAL 1  52 CARDS  WON 0/0" in start
     assert "1 8\u2665      5 2\u2660" in start  # the engine's deal 1: 8H ... 2S
     assert "HINT: DRAW (SPACE)" in screens[1]
     assert "STOCK 40" in screens[4]
     assert "\u2660  2\u2660" in screens[6]  # 2 of spades on the spade Ace pile
-    assert "WON 0 OF 1" in screens[6]  # a move makes the deal count as played
+    assert "WON 0/1" in screens[6]  # a move makes the deal count as played
     assert "NOT A LEGAL MOVE" in screens[8]
     assert "\u2660  A\u2660" in screens[9] and "5 2\u2660" in screens[9]
     assert "PRESS A KEY OF THE HELP BELOW" in screens[10]
-    assert "YOU WON! ALL CARDS PLACED" in screens[11] and "WON 1 OF 1" in screens[11]
+    assert "YOU WON! ALL CARDS PLACED" in screens[11] and "WON 1/1" in screens[11]
     # ... and the King piles have gone over to the Ace piles, as the rules allow.
     for suit in "\u2660\u2665\u2663\u2666":
         assert f"{suit}  K{suit}" in screens[11]

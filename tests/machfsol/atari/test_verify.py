@@ -444,7 +444,22 @@ def test_keyboard_game_in_the_json_report(
     status, report = _json_run(capsys, "--variant", "2", "--seeds", "1", "--keyboard")
     assert status == 0 and report["ok"] is True
     assert report["keyboard"] == [
-        {"variant": 2, "seed": 277, "moves": 74, "ok": True, "differences": []}
+        {
+            "variant": 2,
+            "seed": 277,
+            "moves": 74,
+            "typed_ahead": False,
+            "ok": True,
+            "differences": [],
+        },
+        {
+            "variant": 2,
+            "seed": 277,
+            "moves": 74,
+            "typed_ahead": True,
+            "ok": True,
+            "differences": [],
+        },
     ]
 
 

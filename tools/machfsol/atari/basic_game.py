@@ -23,7 +23,8 @@ everything else
 ``"{CODE name.s part}"`` in a line
     A string constant holding 6502 machine code assembled from ``name.s`` at
     generation time (``shuffle.s``, parts ``finder`` and ``routine``:
-    :mod:`machfsol.atari.shuffle`; ``fill.s``, whole: :mod:`machfsol.atari.fill`),
+    :mod:`machfsol.atari.shuffle`; ``fill.s``, whole: :mod:`machfsol.atari.fill`;
+    ``key_queue.s``, parts ``installer`` and ``resident``: :mod:`machfsol.atari.key_queue`),
     spelled ``{$XX}`` byte by byte as listings spell any ATASCII code; the source stays
     plain ASCII and the bytes are never committed.
 
@@ -44,7 +45,7 @@ from dataclasses import dataclass, replace
 from importlib.resources.abc import Traversable
 
 from a8.basic.atascii import from_text
-from machfsol.atari import fill, shuffle
+from machfsol.atari import fill, key_queue, shuffle
 from machfsol.atari.constant_pool import pool_constants
 from machfsol.atari.places import default_source
 from machfsol.errors import MachfsolError
@@ -74,6 +75,8 @@ _MACHINE_CODE = {
     f"{shuffle.SOURCE_NAME} finder": shuffle.finder_spelling,
     f"{shuffle.SOURCE_NAME} routine": shuffle.routine_spelling,
     fill.SOURCE_NAME: fill.code_spelling,
+    f"{key_queue.SOURCE_NAME} installer": key_queue.installer_spelling,
+    f"{key_queue.SOURCE_NAME} resident": key_queue.resident_spelling,
 }
 
 

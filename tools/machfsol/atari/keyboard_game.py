@@ -16,9 +16,14 @@ the King piles all come up, including moves the policy would never make.
 Each key is typed when the program is ready for it: the script waits until the
 program waits for a key in the OS's keyboard routine (``wait-input``,
 :mod:`a8.emu.keywait`), however long the key before took, so the same game runs
-on the built-in ROMs and on the genuine, three times slower ones, and a key is
-never typed while the program is busy (it could be lost). The deal number goes
-into the program's INPUT the same way, a digit at a time as the editor takes it.
+on the built-in ROMs and on the genuine, three times slower ones. The deal number
+goes in the same way, a digit at a time.
+
+Or, ``typed_ahead``, the way a quick player types: every key of the game at 12 keys a
+second (each held 2 frames, released 3: the XL keyboard's debounce allows no more),
+without waiting for the screen, while the program is still working out the moves
+before; the game's keyboard queue (:mod:`machfsol.atari.key_queue`) must keep them
+all, in order, and the table at the end must still be the engine's.
 """
 
 from __future__ import annotations
@@ -111,6 +116,8 @@ class KeyboardGame:
     moves: tuple[Move, ...]
     undo_every: int = 0
     undo_last: int = 0
+    #: Every key at once, at 12 keys a second, instead of each when the game is ready.
+    typed_ahead: bool = False
 
     @classmethod
     def of_seed(cls, game: int, seed: int, count: int) -> KeyboardGame:
@@ -144,8 +151,12 @@ class KeyboardGame:
             .type(f"{self.seed}\n")
             .wait_for_input(DEAL_FRAMES)
         )
-        for key in self.keys():
-            script = script.type(key).wait_for_input(KEY_FRAMES)
+        if self.typed_ahead:
+            keys = self.keys()
+            script = script.type("".join(keys)).wait_for_input(KEY_FRAMES * len(keys))
+        else:
+            for key in self.keys():
+                script = script.type(key).wait_for_input(KEY_FRAMES)
         return script.screenshot(str(screenshot))
 
 

@@ -253,7 +253,8 @@ def keyboard_checks(
     jobs: int = DEFAULT_JOBS,
     options: EmulatorOptions | None = None,
 ) -> tuple[KeyboardCheck, ...]:
-    """Type each variant's keyboard game (:data:`KEYBOARD_GAMES`) into its program."""
+    """Type each variant's keyboard game (:data:`KEYBOARD_GAMES`) into its program:
+    once a key at a time as the program is ready, once typed ahead at 12 keys a second."""
     games: list[tuple[KeyboardGame, Launch, Path]] = []
     for launch in launches:
         if launch.variant is None:
@@ -265,6 +266,8 @@ def keyboard_checks(
             undo_last=KEYBOARD_UNDO_LAST,
         )
         games.append((game, launch, work / f"keyboard-v{launch.variant}"))
+        ahead = replace(game, typed_ahead=True)
+        games.append((ahead, launch, work / f"keyboard-v{launch.variant}-typed-ahead"))
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         futures = [
             pool.submit(play_on_keyboard, game, launch, folder=folder, options=options)
@@ -348,6 +351,8 @@ def keyboard_lines(verification: Verification) -> list[str]:
                 f" (every {game.undo_every}th undone and typed again,"
                 f" the last {game.undo_last} undone)"
             )
+        if game.typed_ahead:
+            what += f", {len(game.keys())} keys typed ahead at 12 a second"
         if check.ok:
             lines.append(f"{what}: the screen shows the engine's table")
         else:
@@ -371,6 +376,7 @@ def json_report(verification: Verification) -> str:
                 "variant": check.game.variant,
                 "seed": check.game.seed,
                 "moves": len(check.game.moves),
+                "typed_ahead": check.game.typed_ahead,
                 "ok": check.ok,
                 "differences": list(check.differences),
             }
