@@ -18,7 +18,13 @@ from distributed import LocalCluster
 
 from machfsol.cli import main
 from machfsol.odds import cluster as cluster_module
-from machfsol.odds.cluster import LOCAL_HTTP_ADDRESS, ClusterError, check_address, run_on_cluster
+from machfsol.odds.cluster import (
+    LOCAL_HTTP_ADDRESS,
+    LOOPBACK,
+    ClusterError,
+    check_address,
+    run_on_cluster,
+)
 from machfsol.odds.study import Job, Tally, compute, jobs_for, run_job
 
 # The workers are other processes: send this module's task functions by value.
@@ -31,7 +37,11 @@ CONFIGS = [(1, 24), (2, 28), (2, 36)]
 def two_workers() -> Iterator[str]:
     """A local Dask cluster of 2 worker processes (1 thread each), for the module."""
     with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=LOCAL_HTTP_ADDRESS
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host=LOOPBACK,
+        dashboard_address=LOCAL_HTTP_ADDRESS,
     ) as local:
         yield local.scheduler_address
 
@@ -91,7 +101,7 @@ def test_a_local_cluster_beside_another_says_nothing(recwarn: pytest.WarningsRec
     with socket.socket() as taken:
         taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         with contextlib.suppress(OSError):  # already taken by someone else: as good
-            taken.bind(("", 8787))
+            taken.bind((LOOPBACK, 8787))
             taken.listen()
         results = list(run_on_cluster([3, 4], str, "local", local_workers=1))
     assert sorted(results) == [(0, "3"), (1, "4")]
@@ -104,13 +114,17 @@ def test_a_local_cluster_beside_another_says_nothing(recwarn: pytest.WarningsRec
         ("local", "local"),
         ("10.1.2.3:8786", "tcp://10.1.2.3:8786"),
         ("tcp://scheduler.lan:8786", "tcp://scheduler.lan:8786"),
+        ("tls://10.1.2.3:8786", "tls://10.1.2.3:8786"),
+        ("tls://[::1]:8786", "tls://[::1]:8786"),
     ],
 )
 def test_addresses(address: str, normal: str) -> None:
     assert check_address(address) == normal
 
 
-@pytest.mark.parametrize("address", ["nowhere", "tcp://host:port", "http://host:80", ":8786"])
+@pytest.mark.parametrize(
+    "address", ["nowhere", "tcp://host:port", "http://host:80", ":8786", "ws://host:8786"]
+)
 def test_bad_address_is_a_one_line_usage_error(
     address: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

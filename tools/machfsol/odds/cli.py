@@ -18,7 +18,7 @@ from machfsol.engine.cards import DECK_SIZES
 from machfsol.engine.deal import MAX_SEED, deal, parse_order, parse_seed
 from machfsol.errors import MachfsolError
 from machfsol.odds.chart import draw_chart
-from machfsol.odds.cluster import check_address
+from machfsol.odds.cluster import check_address, check_tls, plain_traffic_warning
 from machfsol.odds.solver import (
     COMPILED,
     COMPILED_OUT_OF_DATE,
@@ -72,9 +72,25 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--cluster",
         metavar="ADDRESS",
         help=(
-            "run the chunks on a Dask distributed scheduler (tcp://HOST:PORT), or on a "
-            "local Dask cluster of --jobs workers ('local')"
+            "run the chunks on a Dask distributed scheduler (tls://HOST:PORT, or "
+            "tcp://HOST:PORT unencrypted), or on a local Dask cluster of --jobs workers "
+            "listening on 127.0.0.1 only ('local')"
         ),
+    )
+    odds.add_argument(
+        "--tls-ca-file",
+        metavar="PEM",
+        help="with --cluster tls://: the CA certificate(s) of the cluster's certificates",
+    )
+    odds.add_argument(
+        "--tls-cert",
+        metavar="PEM",
+        help="with --cluster tls://: this client's certificate, signed by that CA",
+    )
+    odds.add_argument(
+        "--tls-key",
+        metavar="PEM",
+        help="with --cluster tls://: this client's private key (default: in --tls-cert)",
     )
     odds.add_argument("--json", action="store_true", help="print the counts as JSON")
     odds.add_argument("--chart", metavar="PNG", help="also draw the win rates to this file")
@@ -155,6 +171,10 @@ def run_odds(args: argparse.Namespace) -> int:
     )
     jobs = _int(args.jobs, "--jobs", 1, 256)
     cluster = None if args.cluster is None else check_address(args.cluster)
+    tls = check_tls(cluster, args.tls_ca_file, args.tls_cert, args.tls_key)
+    warning = None if cluster is None else plain_traffic_warning(cluster)
+    if warning is not None:
+        print(f"machfsol: warning: {warning}", file=sys.stderr)
     _note_without_compiled_search()
     bar: Any = None
     if stderr_is_terminal():
@@ -171,6 +191,7 @@ def run_odds(args: argparse.Namespace) -> int:
             jobs,
             progress=None if bar is None else bar.update,
             cluster=cluster,
+            tls=tls,
         )
     finally:
         if bar is not None:

@@ -21,11 +21,15 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from machfsol.engine.autoplay import play, policy_move
 from machfsol.engine.deal import deal
 from machfsol.engine.rules import Position, variant
 from machfsol.odds.solver import Verdict, search
+
+if TYPE_CHECKING:
+    from machfsol.odds.cluster import TlsFiles
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -174,13 +178,15 @@ def compute(
     jobs: int = 1,
     progress: Progress | None = None,
     cluster: str | None = None,
+    tls: TlsFiles | None = None,
 ) -> list[OddsRow]:
     """One row per (variant, deck) in ``configs``; ``progress(n)`` after n more deals.
 
     ``node_limit`` None uses the solver's default for each variant
     (:func:`machfsol.odds.solver.default_node_limit`). ``cluster`` (a Dask scheduler
     address, or ``local`` for a cluster of ``jobs`` local workers) runs the chunks
-    there instead of in this machine's process pool.
+    there instead of in this machine's process pool; ``tls`` gives the certificates
+    for a ``tls://`` address.
     """
     wanted = deals if solver_deals is None else solver_deals
     work = [
@@ -191,7 +197,7 @@ def compute(
     # Solver-heavy chunks first, so that workers do not end on one long chunk.
     work.sort(key=lambda item: item[1].first >= item[1].solver_end)
     totals = [Tally() for _ in configs]
-    for index, tally in _run(work, jobs, cluster):
+    for index, tally in _run(work, jobs, cluster, tls):
         totals[index] = totals[index] + tally
         if progress is not None:
             progress(tally.deals)
@@ -201,13 +207,13 @@ def compute(
 
 
 def _run(
-    work: list[tuple[int, Job]], jobs: int, cluster: str | None
+    work: list[tuple[int, Job]], jobs: int, cluster: str | None, tls: TlsFiles | None
 ) -> Iterator[tuple[int, Tally]]:
     if cluster is not None:
         from machfsol.odds.cluster import run_on_cluster
 
         chunks = [job for _index, job in work]
-        for position, tally in run_on_cluster(chunks, run_job, cluster, jobs):
+        for position, tally in run_on_cluster(chunks, run_job, cluster, jobs, tls):
             yield work[position][0], tally
         return
     if jobs <= 1:
