@@ -74,6 +74,14 @@
 5 GOSUB 19:GOTO 101
 6 NM=NM+1:F=0:GOSUB 12:GOTO 101
 #
+# Line 8: only the screen's top Y9 lines shown (Y9 up to 10), or all (Y9=24): a 6502
+# routine (tools/machfsol/atari/display.s) cuts the display list DL short or makes it
+# whole. While a new deal or the first table is drawn, or the set-up works, the title
+# and the status (and the boot menu's progress) stay on the screen and the rest is
+# drawn unseen: ANTIC's fetches for a whole text screen take about a third of the real
+# machine's cycles from BASIC.
+8 X=USR(ADR("{CODE display.s}"),DL,Y9):RETURN
+#
 # Line 9 (from 11080): DL$, the deck's ranks as shown (L$), each followed by a place for
 # the suit, and from 27 the same in inverse video, and the first suit's ranks RK (11080
 # repeats them over the other suits); then the suits (1-3, which return).
@@ -191,12 +199,17 @@
 # 76 shows the foundations (an undo after the final transfer was shown, 6870).
 76 FOR S=0 TO 3:Y=5+S+S:C9=AN(S)-1:IF C9<S*NR THEN C9=-1
 77 C9=C9+C9+3:POSITION 3,Y:PRINT CE$(C9,C9+1);:C9=KT(S)*2+3:POSITION 30,Y:PRINT CE$(C9,C9+1);:NEXT S:RETURN
-82 FOR K=0 TO 3:WT(AN(K))=0:KH(K)=KE:T9=KT(K):IF T9>=0 THEN PT(T9)=-1:WT(TA(T9))=0:WT(TB(T9))=0:KT(K)=-1
-83 NEXT K:RETURN
 84 FOR I=0 TO TS-1
-85 C=D(P):IF FF(C) THEN GOSUB 670:GOTO 85
-86 P=P+1:T(I)=C:ON DI GOTO 87,676,73
+85 C=D(P):P=P+1:IF FF(C) THEN 88
+86 T(I)=C:ON DI GOTO 87,676,73
 87 NEXT I:EM=0:LO=TS:RETURN
+# An Ace or King dealt to space I goes up at once: two steps in the transcript (676),
+# one move on the table, straight from the stock to its empty pile (as lines 22/24);
+# then the space takes the next card (85). Here, in line after the lay-out's loop:
+# its jumps walk few lines.
+88 FC=FC+1:S=SU(C):ON LG GOTO 677:IF DI=3 THEN POSITION PX(FF(C)),PY(FF(C)):PRINT CE$(C+C+3,C+C+4);
+89 IF FF(C)<14 THEN AN(S)=C+1:WT(C)=0:WT(C+1)=1:GOTO 85
+90 UN(C)=-1:PT(C)=S:KT(S)=C:KH(S)=NR1:X=TA(C):WT(X)=WT(X)+1:X=TB(C):WT(X)=WT(X)+1:GOTO 85
 #
 # ------------------------------------------------------------ autoplay policy
 #
@@ -285,11 +298,11 @@
 196 AP=1:GOSUB 100:AP=0:RETURN
 # 197 puts a new deal on the table as it is (from 8055), drawing only what it must: the
 # foundations shown empty before it (8055), the lay-out which then shows each tableau
-# card (73) and each Ace or King that goes up (673) as it puts it there (DI=3); then the
-# stock, the discard pile, the status line (199), and the prompt's two lines deleted and
-# two blank ones inserted (four characters instead of 78 blanks).
-197 DI=3:PF=0:WF=0:WD=0:GOSUB 600:GOSUB 650:POSITION PX(1),PY(1):PRINT "-- (0)  ";:M8=0:IF M7 THEN GOSUB 298
-198 POSITION 0,18:PRINT "{DELLINE}{DELLINE}{INSLINE}{INSLINE}";:GOSUB 199:Q=0:GOSUB 51:GOTO 201
+# card (73) and each Ace or King that goes up (88) as it puts it there (DI=3); then the
+# discard pile, the prompt's two lines deleted and two blank ones inserted (four
+# characters instead of 78 blanks), the stock, and the whole screen shown again.
+197 DI=3:PF=0:WF=0:WD=0:GOSUB 600:GOSUB 650:POSITION 22,15:PRINT "-- (0)  ";:M8=0:IF M7 THEN GOSUB 298
+198 POSITION 0,18:PRINT "{DELLINE}{DELLINE}{INSLINE}{INSLINE}";:POSITION 6,15:PRINT N-P+1;" ";:Y9=24:GOSUB 8:GOTO 201
 # 199: the status line: deal, deck, score; blanks to column 38 over an older, longer one.
 199 POSITION 0,1:PRINT "DEAL ";DS$;"  ";N;" CARDS  WON ";GW;"/";GP;:IF PEEK(85)<39 THEN PRINT BL$(PEEK(85),38);
 200 RETURN
@@ -370,20 +383,20 @@
 #
 # The deal is the engine's (machfsol/engine/deal.py), worked out by a 6502 routine,
 # tools/machfsol/atari/shuffle.s, assembled at build time: its bytes are the strings of
-# lines 602-603 (docs/GAME.md, "The shuffle routine"). What it does, in BASIC:
+# lines 10170 and 603 (docs/GAME.md, "The shuffle routine"). What it does, in BASIC:
 #   FOR K=1 TO N:D(K)=K-1:NEXT K:X=SE
 #   FOR K=N TO 2 STEP -1:X=16807*X MOD 2147483647:J=1+(X MOD K)
 #   C=D(K):D(K)=D(J):D(J)=C:NEXT K
 # with exact 31-bit integers (16807*X has 15 digits, more than a BASIC number holds).
-# USR passes whole numbers 0-65535: the seed goes as H*65536+L, and as SE/65536 is not
-# exact, INT of it may be one off either way: lines 600-601 make H and L exact. Line
-# 602's routine gives the address of D(0) (it looks D up in BASIC's variable table), line
-# 603's writes the deal into D(1..N). GOSUB 600 once a deal: here, not ahead of the
-# steps, where every jump would walk its lines.
-600 H=INT(SE/65536):L=SE-H*65536:IF L<0 THEN H=H-1:L=L+65536
-601 IF L>65535 THEN H=H+1:L=L-65536
-602 X=USR(ADR("{CODE shuffle.s finder}"))
-603 X=USR(ADR("{CODE shuffle.s routine}"),N,H,L,X):RETURN
+# USR passes whole numbers 0-65535: the seed goes as H*65536+Y9, and as SE/65536 is not
+# exact, INT of it may be one off either way: lines 600-601 make H and Y9 exact. Line
+# 10170's routine gives the address of D(0), DA (it looks D up in BASIC's variable
+# table; D moves only when ENTER adds lines), line 603's writes the deal into D(1..N).
+# GOSUB 600 once a deal: here, not ahead of the steps, where every jump would walk its
+# lines.
+600 H=INT(SE/65536):Y9=SE-H*65536:IF Y9<0 THEN H=H-1:Y9=Y9+65536
+601 IF Y9>65535 THEN H=H+1:Y9=Y9-65536
+603 X=USR(ADR("{CODE shuffle.s routine}"),N,H,Y9,DA):RETURN
 # After a new deal (V1=1, from 103): KA and RC counted afresh (see 10), and the cards of
 # the tableau marked as there (IT=GN); spaces past TS hold 52, which nothing takes.
 610 V1=0:KA=(PT(AN(0))>=0)+(PT(AN(1))>=0)+(PT(AN(2))>=0)+(PT(AN(3))>=0)
@@ -403,48 +416,43 @@
 # see 11040).
 640 FOR I=3 TO 0 STEP -1:J=I*NR:FF(J)=10+I:TA(J)=53:TB(J)=53:K=J+NR1:FF(K)=14+I:FA(K)=52:FB(K)=52
 642 Y=5+I+I:PX(I+2)=12:PY(I+2)=Y:PX(I+H+2)=22:PY(I+H+2)=Y:PK(I+2)=3:PK(I+6)=3:PK(I+10)=4:PK(I+14)=5
-644 PX(I+10)=3:PY(I+10)=Y:PX(I+14)=30:PY(I+14)=Y:SU(J)=I:X=USR(L,B+960+6*J,6*NR1,6):NEXT I:RETURN
+644 PX(I+10)=3:PY(I+10)=Y:PX(I+14)=30:PY(I+14)=Y:SU(J)=I:X=USR(L,BA+960+6*J,6*NR1,6):NEXT I:RETURN
 650 REM LAY OUT THE TABLE FROM D() AND DO THE FORCED STEPS OF THE DEAL (NOTHING TO UNDO YET)
 # A new deal number GN: the cards the last deal left in the tableau are no longer marked
 # as there (IT, see 10); V1=1: the policy counts RC and KA afresh (610).
 651 P=1:WN=0:FC=0:NM=0:SN=0:V1=1:GN=GN+1:KE=NR:IF V=2 THEN KE=-1
 # The spaces past TS (TS<8) hold 52; the lay-out (84) sets EM and LO, with no space EM=0.
 652 IF TS<8 THEN T(0)=52:T(1)=52:T(2)=52:T(3)=52:T(4)=52:T(5)=52:T(6)=52:T(7)=52:EM=0
-# Clear what the last game left in PT, WT, KT and KH (only foundation tops set them; a
-# King pile has a top KT>=0 exactly when it holds cards), at 82; then
-# fill the spaces in order from the stock (the discard pile is empty), at 84: the forced
-# steps of lines 38-46, with a short cut for the usual case of a card that stays in its
-# space. Both at low lines, where their NEXTs and RETURNs are quick.
-653 GOSUB 82
+# A clean table: every card's "wanted" count WT 0 and its King pile PT -1, the King
+# piles empty (KT -1, KH KE), by the fill routine over the arrays from their element 0
+# (BA: 10170, the layout 11040); then the Ace piles need their Aces. Then the spaces are
+# filled in order from the stock (the discard pile is empty), at 84: the forced steps of
+# lines 38-46, with a short cut for the usual case of a card that stays in its space;
+# at a low line, where its NEXT and jumps are quick.
+653 WT(0)=0:X=USR(L,BA+318,318,6):PT(0)=-1:X=USR(L,BA+642,312,6)
+654 KT(0)=-1:X=USR(L,BA+2832,18,6):KH(0)=KE:X=USR(L,BA+2856,18,6)
 655 AN(0)=0:AN(1)=NR:AN(2)=NR+NR:AN(3)=AN(2)+NR:WT(0)=1:WT(NR)=1:WT(AN(2))=1:WT(AN(3))=1:IF TS=0 THEN RETURN
 656 GOTO 84
-670 REM AN ACE OR KING DEALT TO SPACE I GOES UP AT ONCE: TWO STEPS IN THE TRANSCRIPT,
-671 REM ONE MOVE ON THE TABLE, STRAIGHT FROM THE STOCK TO ITS EMPTY PILE (LINES 22/23)
-672 IF LG THEN 677
-673 IF DI=3 THEN POSITION PX(FF(C)),PY(FF(C)):PRINT CE$(C+C+3,C+C+4);
-674 P=P+1:FC=FC+1:S=SU(C):IF FF(C)<14 THEN AN(S)=C+1:WT(C)=WT(C)-1:WT(C+1)=WT(C+1)+1:RETURN
-675 UN(C)=-1:PT(C)=S:KT(S)=C:KH(S)=NR1:X=TA(C):WT(X)=WT(X)+1:X=TB(C):WT(X)=WT(X)+1:RETURN
 # The transcript's lines (test mode: LG=1, DI=2): a card dealt to space I (from 86), and an
-# Ace or King dealt there going up (from 672). In the program itself, as the lay-out
+# Ace or King dealt there going up (from 88). In the program itself, as the lay-out
 # jumps to them (the overlay's replay writes the other steps' lines, 274).
 676 PRINT #1;"F S  ";PN$(P3(I+2),P3(I+2)+2);CO$(C+C+1,C+C+2):GOTO 87
 677 Y9=P3(I+2):PRINT #1;"F S  ";PN$(Y9,Y9+2);CO$(C+C+1,C+C+2)
-678 PRINT #1;"F ";PN$(Y9,Y9+2);PN$(P3(FF(C)),P3(FF(C))+2);CO$(C+C+1,C+C+2):GOTO 674
+678 PRINT #1;"F ";PN$(Y9,Y9+2);PN$(P3(FF(C)),P3(FF(C))+2);CO$(C+C+1,C+C+2):GOTO 89
 #
 # ------------------------------------------------------------ the first table
 #
-# A new game (the first one, and after the options): with the screen off (10005; here
-# again after GRAPHICS 0, which turns it on), the table's frame, title and labels, the
-# foundations empty as a new deal shows them (8055); then deal SE shuffled and laid out as
-# a new deal is (78): the lay-out shows each card it puts on the table (DI=3); then the
-# stock, and the screen on: at once (ANTIC's DMACTL, 54272), not at the next vertical
-# blank (when the OS copies SDMCTL there), as the game then waits for a key. In keyboard
-# play every step is shown from then on (DI=1). All in line, from 6000 to the main loop:
-# a GOSUB and its RETURN up here walk the program from its start.
-6000 REM NEW GAME WITH SEED SE: THE TABLE DRAWN WITH THE SCREEN OFF, THEN SHOWN
-6005 CLOSE #3:CLOSE #2:OPEN #2,4,0,"K:":TRAP 9000:GRAPHICS 0:POKE 559,0:POKE 82,0:POKE 752,1
+# A new game (the first one, and after the options): the title and the status line
+# first, then only they shown (line 8: DL is GRAPHICS 0's new display list) while the
+# rest is drawn: the table's frame and labels, the foundations empty as a new deal shows
+# them (8055); then deal SE shuffled and laid out as a new deal is (197): the lay-out
+# shows each card it puts on the table (DI=3); then the stock, and the whole screen. In
+# keyboard play every step is shown from then on (DI=1). All in line, from 6000 to the
+# main loop: a GOSUB and its RETURN up here walk the program from its start.
+6000 REM NEW GAME WITH SEED SE: THE TABLE DRAWN UNSEEN UNDER THE TITLE, THEN SHOWN
+6005 CLOSE #3:CLOSE #2:OPEN #2,4,0,"K:":TRAP 9000:GRAPHICS 0:POKE 82,0:POKE 752,1:DL=PEEK(560)+256*PEEK(561)
 6010 M7=0:M8=0:PF=0:WF=0:WD=0:CE$="--":CE$(3)=CD$:CE$(107)="--":POSITION 0,0:PRINT TL$
-6015 POKE 16,64:POKE 53774,64:GOSUB 199:POSITION 0,3:PRINT "ACES      TABLEAU            KINGS"
+6015 POKE 16,64:POKE 53774,64:GOSUB 199:Y9=2:GOSUB 8:POSITION 0,3:PRINT "ACES      TABLEAU            KINGS"
 # The labels a column at a time, the cursor taken down two lines and back one column
 # between them (no loop: a NEXT here walks the program from its start): the King piles'
 # keys, the suits, the tableau's keys (TN$: 1-TS/2, then the rest), the suits' names.
@@ -460,7 +468,7 @@
 6036 PRINT "N NEW DEAL  O OPTIONS";:POSITION 3,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";
 6038 POSITION 30,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";
 6040 DI=3:GOSUB 600:GOSUB 650:DI=1:POSITION PX(0),PY(0):PRINT N-P+1;" ";
-6045 POKE 559,34:POKE 54272,34:GOTO 201
+6045 Y9=24:GOSUB 8:GOTO 201
 #
 # ------------------------------------------------------------ keyboard play
 #
@@ -569,13 +577,16 @@
 # The deal number as text, DS$, for the status line: PRINT shows 9 significant digits on
 # genuine BASIC (2147483646 as 2147483640). Z in two halves of five digits, exact as the
 # shuffle's split (600).
-8052 H=INT(Z/100000):L=Z-H*100000:IF L<0 THEN H=H-1:L=L+100000
-8053 IF L>99999 THEN H=H+1:L=L-100000
-8054 DS$=STR$(L):IF H THEN DS$=STR$(H):L$=STR$(L+100000):DS$(LEN(DS$)+1)=L$(2)
-# The foundations shown empty before the lay-out (78) shows what goes up: the Ace piles'
-# column, then the King piles' (the cursor taken down two lines and back two columns
-# between places: one PRINT a column, a shorter program than a POSITION a place).
-8055 SE=Z:POSITION 3,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";:POSITION 30,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";:GOTO 197
+8052 H=INT(Z/100000):Y9=Z-H*100000:IF Y9<0 THEN H=H-1:Y9=Y9+100000
+8053 IF Y9>99999 THEN H=H+1:Y9=Y9-100000
+8054 DS$=STR$(Y9):IF H THEN DS$=STR$(H):L$=STR$(Y9+100000):DS$(LEN(DS$)+1)=L$(2)
+# The status line with the new deal's number, then only it and the title shown (line 8)
+# while the rest is drawn: the foundations empty before the lay-out (197) shows what
+# goes up, the Ace piles' column, then the King piles' (the cursor taken down two lines
+# and back two columns between places: one PRINT a column, a shorter program than a
+# POSITION a place).
+8055 SE=Z:GOSUB 199:Y9=2:GOSUB 8:POSITION 3,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";
+8056 POSITION 30,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";:GOTO 197
 8200 REM OPTIONS: DECK SIZE AND CARD STYLE, THEN A NEW GAME OF THE SAME DEAL
 8210 PRINT CHR$(125):POSITION 0,2:PRINT TL$:POSITION 0,5:PRINT "OPTIONS"
 8220 POSITION 0,7:PRINT "D  DECK SIZE  ";N;" CARDS "
@@ -586,30 +597,31 @@
 8270 IF KY=68 THEN N=N-4:IF N<20 THEN N=52
 8280 IF KY=83 THEN SY=1-SY
 8290 IF KY<>155 THEN 8220
-8300 POSITION 0,14:PRINT "PLEASE WAIT":GOSUB 10500:GOTO 6000
+8300 POSITION 0,3:PRINT "PLEASE WAIT":Y9=4:GOSUB 8:GOSUB 10500:GOTO 6000
 #
 # ------------------------------------------------------------ errors
 #
 9000 REM ANY ERROR (E.G. I/O): SAY SO AND GO ON PLAYING
-9010 TRAP 9000:POKE 559,34:AP=0:LN$="ERROR ":LN$(7)=STR$(PEEK(195)):GOSUB 295:PRINT CHR$(253);
+9010 TRAP 9000:Y9=24:GOSUB 8:AP=0:LN$="ERROR ":LN$(7)=STR$(PEEK(195)):GOSUB 295:PRINT CHR$(253);
 9020 CLOSE #2:OPEN #2,4,0,"K:":GOTO 201
 #
 # ------------------------------------------------------------ set-up
 #
 10000 REM SET-UP: ARRAYS, CONSTANTS, TABLES; THEN TEST MODE OR PLAY
-# The screen is off (ANTIC's DMA, SDMCTL 559) from here until the first table is drawn
-# (6010): GRAPHICS 0's display takes about a third of the CPU from BASIC on the real
-# machine. It comes back (34, the OS's value) before the test mode (10120: the overlay,
-# see 7000, is ENTERed from H1:, and a missing one is a set-up error), after any
-# error of the set-up (10190) or the game (9010), and with RESET (the OS opens the
-# screen again). No BREAK key from here on (POKMSK 16 and IRQEN 53774).
-10005 POKE 559,0:POKE 16,64:POKE 53774,64:TRAP 10190
+# Only the screen's top five lines are shown from here until the first table is drawn
+# (line 8; 6005): what the boot menu left there (the games' names, BASIC's READY and
+# the loading bar) says the game is coming, and GRAPHICS 0's whole display would take about a third of
+# the CPU from BASIC on the real machine. The whole screen comes back before the test
+# mode (10120: the overlay, see 7000, is ENTERed from H1:, and a missing one is a set-up
+# error), after any error of the set-up (10190) or the game (9010), and with RESET (the
+# OS opens the screen again). No BREAK key from here on (POKMSK 16 and IRQEN 53774).
+10005 DL=PEEK(560)+256*PEEK(561):Y9=5:GOSUB 8:POKE 16,64:POKE 53774,64:TRAP 10190
 #V1 10010 V=1:DIM TL$(38):TL$="MACHFSOL 1: KINGS DOWN BY SUIT"
 #V2 10010 V=2:DIM TL$(38):TL$="MACHFSOL 2: KINGS DOWN ALTERNATING"
-# A$ (one character), FF, WT, PT, SU, RK, FB and TB first and in this order: the set-up
-# finds them from A$ (11040).
-10020 DIM A$(1),FF(51),WT(53),PT(52),SU(51),RK(51),FB(51),TB(51),FA(51),TA(51),D(53),W(52),T(7),IT(53)
-10030 DIM AN(3),UN(51),KT(3),KH(3),PK(17),P3(17),PX(17),PY(17),US(208),UD(208)
+# A$ (one character), FF, WT, PT, SU, RK, FB, TB, FA, TA, KT and KH first and in this
+# order: the set-up and a new deal find them from A$ (11040, 82).
+10020 DIM A$(1),FF(51),WT(53),PT(52),SU(51),RK(51),FB(51),TB(51),FA(51),TA(51),KT(3),KH(3)
+10030 DIM D(53),W(52),T(7),IT(53),AN(3),UN(51),PK(17),P3(17),PX(17),PY(17),US(208),UD(208)
 10040 DIM CD$(104),PL$(36),L$(40),RL$(13),SN$(4),SL$(32),LN$(40),BL$(40),DL$(52)
 10045 DIM TN$(29),KQ$(256),CE$(108),DS$(10)
 # Keys typed from now on are kept, in order (10150).
@@ -628,7 +640,7 @@
 10110 REM TEST MODE IF THE HARNESS GAVE A CONFIGURATION ON H1:
 # (The keyboard queue is taken out while ENTER merges the overlay's lines, which moves
 # the program's strings and arrays, KQ$ among them: 7000 puts it back.)
-10120 TRAP 6000:OPEN #3,4,0,"H1:MFTEST.CFG":TRAP 10190:TM=1:POKE 559,34:X=USR(KI,0):ENTER "H1:MFTEST.LST"
+10120 TRAP 6000:OPEN #3,4,0,"H1:MFTEST.CFG":TRAP 10190:TM=1:Y9=24:GOSUB 8:X=USR(KI,0):ENTER "H1:MFTEST.LST"
 # The keyboard queue: a 6502 routine (tools/machfsol/atari/key_queue.s, docs/GAME.md)
 # that keeps the keys typed while the game works, up to 255, in KQ$, and hands them
 # to the OS one by one: GET from K: reads them in the order typed. KI is its installer,
@@ -636,10 +648,14 @@
 # the program ends: the OS's own keyboard routine back), RESET does too.
 10150 KR=ADR("{CODE key_queue.s resident}")
 10155 KI=ADR("{CODE key_queue.s installer}")
-10160 X=USR(KI,1,ADR(KQ$),KR):RETURN
+10160 X=USR(KI,1,ADR(KQ$),KR)
+# The addresses the machine code needs, which move only when ENTER adds lines (7000):
+# the fill routine's L and the arrays' BA (11040), D's DA (the shuffle, 603).
+10170 L=ADR("{CODE fill.s}"):BA=ADR(A$)+1:DA=USR(ADR("{CODE shuffle.s finder}")):RETURN
 10190 REM AN ERROR IN THE SET-UP: THE SCREEN BACK ON, THE ERROR AND ITS LINE SHOWN
-10195 POKE 559,34:IF KI THEN X=USR(KI,0)
-10196 PRINT "ERROR ";PEEK(195);" AT LINE ";PEEK(186)+256*PEEK(187):END
+10195 IF DL THEN Y9=24:GOSUB 8
+10196 IF KI THEN X=USR(KI,0)
+10197 PRINT "ERROR ";PEEK(195);" AT LINE ";PEEK(186)+256*PEEK(187):END
 10500 REM SUIT CHARACTERS: ATARI SPADE HEART CLUB DIAMOND, OR SPANISH INITIALS; THEN THE TABLES (11000)
 # Red suits (hearts and diamonds, copas and oros) in inverse video.
 10510 SN$="{":SN$(2)=CHR$(128):SN$(3)=CHR$(16):SN$(4)=CHR$(224)
@@ -658,22 +674,22 @@
 11030 IF SY=0 THEN L$=RL$
 # Every card's forced foundation FF and "wanted" count WT start at 0, its King pile PT
 # at -1 (52 and 53 too, the cards of an empty space and of none): element 0 set, and the
-# 6502 routine of tools/machfsol/atari/fill.s (L: its address; docs/GAME.md) repeats it
+# 6502 routine of tools/machfsol/atari/fill.s (L: its address, 10170; docs/GAME.md) repeats it
 # over the array: X=USR(L,A,LENGTH,D) copies LENGTH bytes from A-D to A, forward. BASIC
 # keeps arrays in the order of the DIMs (10020), with no gap, 6 bytes a number: from
-# B=ADR(A$)+1, FF(0..51) and WT(0..53) are 106 numbers, PT(0..52) 53 from B+636, SU(0..51)
-# from B+954 and RK(0..51) from B+1266. A suit's cards' SU (644) and the ranks of the
+# BA=ADR(A$)+1, FF(0..51) and WT(0..53) are 106 numbers, PT(0..52) 53 from BA+636, SU(0..51)
+# from BA+954 and RK(0..51) from BA+1266. A suit's cards' SU (644) and the ranks of the
 # first suit repeated over the others' (line 9's RK(0..NR1), then 11080) come the same way,
 # and in MACHFSOL.1 the King-pile table's FB (52: no second card to go on) and TB (53:
-# no second card to take) from B+1578 and B+1890 (FA and TA: line 3).
-11035 L=ADR("{CODE fill.s}")
-11040 B=ADR(A$)+1:FF(0)=0:X=USR(L,B+6,630,6):PT(0)=-1:X=USR(L,B+642,312,6)
-#V1 11045 FB(0)=52:X=USR(L,B+1584,306,6):TB(0)=53:X=USR(L,B+1896,306,6)
+# no second card to take) from BA+1578 and BA+1890 (FA and TA: line 3); KT(0..3) and
+# KH(0..3) follow TA, from BA+2826 and BA+2850 (a new deal empties the King piles: 654).
+11040 FF(0)=0:X=USR(L,BA+6,630,6):PT(0)=-1:X=USR(L,BA+642,312,6)
+#V1 11045 FB(0)=52:X=USR(L,BA+1584,306,6):TB(0)=53:X=USR(L,BA+1896,306,6)
 #V2 11045 REM (MACHFSOL.2: FB AND TB CARD BY CARD, LINE 3, AND 11085)
 11070 REM FA/FB: THE CARDS C MAY GO ON IN A KING PILE, TA/TB: THE CARDS THAT GO ON C
-11080 GOSUB 9:X=USR(L,B+1266+6*NR,18*NR,6*NR)
+11080 GOSUB 9:X=USR(L,BA+1266+6*NR,18*NR,6*NR)
 #V1 11085 REM (MACHFSOL.1: FA AND TA CARD BY CARD, LINE 3)
-#V2 11085 K=12*NR:X=USR(L,B+1578+K,K,K):X=USR(L,B+1890+K,K,K):X=USR(L,B+2202+K,K,K):X=USR(L,B+2514+K,K,K)
+#V2 11085 K=12*NR:X=USR(L,BA+1578+K,K,K):X=USR(L,BA+1890+K,K,K):X=USR(L,BA+2202+K,K,K):X=USR(L,BA+2514+K,K,K)
 # In test mode the overlay's 11150 goes on: the transcript's card names CO$.
 11140 IF TM=0 THEN RETURN
 #T 11150 REM THE TRANSCRIPT'S CARD NAMES (TEST MODE ONLY): RANK LETTER, SUIT LETTER

@@ -3,7 +3,7 @@
 The emulator tests show that the loader boots in atari800 with the Altirra ROMs.
 These tests show what it relies on, which no boot in one emulator can: every
 address it reads or writes outside its own memory is one of the documented OS
-locations listed in docs/ATR.md, and it enters the ROM only through CIOV and SIOV.
+locations listed in docs/ATR.md, and it enters the ROM only through SIOV.
 They also drive the paths a healthy emulated drive seldom takes: a sector that
 reads only on the third try, one that never reads, a key that is not in the menu.
 
@@ -26,15 +26,14 @@ from tests.ram6502 import RecordingRam
 
 # Documented OS locations (Atari OS manual; "Mapping the Atari").
 SAVMSC = 0x58
+OLDADR = 0x5E  # the cursor's address in screen memory
 MEMLO = 0x02E7
 CH = 0x02FC
 DCB = range(0x0300, 0x030C)  # DDEVIC DUNIT DCOMND DSTATS DBUFLO/HI DTIMLO - DBYTLO/HI DAUX1/2
 DSTATS = 0x0303
 HATABS_E = range(0x0320, 0x0323)  # third entry: 'E', vector table address
-IOCB0 = range(0x0340, 0x0350)
 CARTCK = 0xBFFC
 EDITRV = range(0xE400, 0xE410)
-CIOV = 0xE456
 SIOV = 0xE459
 USER_ZERO_PAGE = range(0xCB, 0xD2)  # free for the user under the OS and BASIC
 
@@ -42,9 +41,13 @@ BOOT_ADDRESS = 0x0700
 LOADER_RAM = range(0x0700, 0x0A00)  # below the MEMLO the loader sets
 STACK = range(0x0100, 0x0200)
 SCREEN = range(0x4000, 0x4000 + 960)
+#: Where the OS's cursor is when BASIC asks for the line after the menu: the third line.
+CURSOR = SCREEN.start + 2 * 40 + 2
+BLOCK = 0x80  # the loading bar's block: an inverse space
 BASIC_ROM = range(0xA000, 0xC000)
 
-ALLOWED_READS = {SAVMSC, SAVMSC + 1, CH, DSTATS, CARTCK, *EDITRV, *USER_ZERO_PAGE}
+ALLOWED_READS = {SAVMSC, SAVMSC + 1, OLDADR, OLDADR + 1, CH, DSTATS, CARTCK, *EDITRV}
+ALLOWED_READS |= set(USER_ZERO_PAGE)
 ALLOWED_WRITES = {
     MEMLO,
     MEMLO + 1,
@@ -52,7 +55,6 @@ ALLOWED_WRITES = {
     CARTCK,
     *DCB,
     *HATABS_E,
-    *IOCB0,
     *USER_ZERO_PAGE,
     *SCREEN,
 }
@@ -73,7 +75,6 @@ class Atari:
     basic: bool = True
     #: sector -> how many reads of it fail before one succeeds
     failures: dict[int, int] = field(default_factory=dict)
-    printed: list[bytes] = field(default_factory=list)
     sio_sectors: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -84,6 +85,7 @@ class Atari:
         self.memory.poke(HATABS_E.start, bytes([ord("E"), 0x00, 0xE4]))
         self.memory.poke(EDITRV.start, bytes(range(0x10, 0x20)))
         self.memory.poke(SAVMSC, (SCREEN.start).to_bytes(2, "little"))
+        self.memory.poke(OLDADR, CURSOR.to_bytes(2, "little"))
         self.memory.poke(CH, b"\xff")
         self.memory.poke(MEMLO, b"\x00\x07")
         if self.basic:
@@ -107,9 +109,7 @@ class Atari:
                 return "returned"
             if on_step is not None:
                 on_step(pc)
-            if pc == CIOV:
-                self._cio()
-            elif pc == SIOV:
+            if pc == SIOV:
                 self._sio()
             else:
                 assert pc in LOADER_RAM, f"the loader jumped to ${pc:04X}"
@@ -134,13 +134,6 @@ class Atari:
 
     def _word(self, address: int) -> int:
         return self.memory.peek(address) | self.memory.peek(address + 1) << 8
-
-    def _cio(self) -> None:
-        """CIOV with X = 0 (IOCB 0, the screen editor): only 'put characters' is expected."""
-        assert self.mpu.x == 0 and self.memory.peek(0x0342) == 0x0B
-        start, length = self._word(0x0344), self._word(0x0348)
-        self.printed.append(bytes(self.memory.peek(start + i) for i in range(length)))
-        self._return(1)
 
     def _sio(self) -> None:
         """SIOV: a sector read from drive 1, checked field by field."""
@@ -167,7 +160,7 @@ class Atari:
         assert not self.mpu.p & self.mpu.CARRY, "carry clear: the boot succeeded"
 
     def handler_entry(self, offset: int) -> int:
-        """The routine the E: handler table gives for a vector (CLOSE 2, GET BYTE 4)."""
+        """The routine the E: handler table gives for a vector (OPEN 0, CLOSE 2, GET 4)."""
         table = self._word(HATABS_E.start + 1)
         return self._word(table + offset) + 1
 
@@ -192,10 +185,13 @@ class Atari:
 
     def run_command(self, keys: list[int], menu: bytes = MENU_LINE) -> None:
         """BASIC reads its first input line, the menu, and prints it; then its second,
-        served once a key of the menu is pressed: RUN "E:"; then it closes its channels."""
+        served once a key of the menu is pressed: RUN "E:"; then it closes its channels
+        and opens E: again for the program."""
         assert self.get_bytes(line=True) == (menu, 1)
         assert self.get_bytes(line=True, keys=keys) == (b'RUN "E:"\x9b', 1)
         self.close()
+        assert self.call(self.handler_entry(0), x=0x70) == "returned"  # OPEN #7
+        assert self.mpu.y == 1 and self.mpu.x == 0x70
 
     def close(self) -> None:
         assert self.call(self.handler_entry(2), x=0x10) == "returned"
@@ -227,7 +223,7 @@ def test_the_chosen_program_is_served_to_basic(density: Density) -> None:
     disk = menu_disk(density)
     atari = Atari(disk)
     atari.boot()
-    assert atari.printed == []  # BASIC prints the menu, once the OS has started it
+    assert atari.memory.writes.isdisjoint(SCREEN)  # BASIC prints the menu, once started
     assert atari.memory.peek(MEMLO + 1) == 0x0A
     atari.run_command([KEY_3, KEY_2])  # 3 is not on the menu: ignored
     # the hook stays through BASIC's CLOSE before RUN
@@ -246,7 +242,7 @@ def test_the_first_entry_and_the_hook_table() -> None:
     table = atari.memory.peek(0x0321) | atari.memory.peek(0x0322) << 8
     assert table in LOADER_RAM
     copied = [atari.memory.peek(table + i) for i in range(16)]
-    unchanged = [i for i in range(16) if i not in (2, 3, 4, 5)]
+    unchanged = [i for i in range(16) if i not in (0, 1, 2, 3, 4, 5)]
     assert [copied[i] for i in unchanged] == [0x10 + i for i in unchanged]  # the OS's own
     atari.run_command([KEY_1])
     assert atari.get_bytes()[0] == program(1, 700)
@@ -288,10 +284,26 @@ def test_a_sector_that_never_reads() -> None:
     atari.assert_only_documented_locations()
 
 
+def test_the_loading_bar_grows_a_block_every_fourth_sector_where_the_cursor_was() -> None:
+    disk = menu_disk()
+    atari = Atari(disk)
+    atari.boot()
+    atari.run_command([KEY_2])
+    assert atari.memory.writes.isdisjoint(SCREEN)  # the OPEN cleared nothing
+    atari.get_bytes()
+    sectors = len(disk.chain(disk.find("SECOND.BAS")))
+    blocks = [atari.memory.peek(CURSOR + i) for i in range(1, 40)]
+    assert blocks == [BLOCK] * (sectors // 4) + [0] * (39 - sectors // 4)
+    written = {a for a in atari.memory.writes if a in SCREEN}
+    assert written == set(range(CURSOR + 1, CURSOR + 1 + sectors // 4))
+
+
 def test_without_basic_a_message_and_nothing_hooked() -> None:
     atari = Atari(menu_disk(), basic=False)
     assert atari.call(BOOT_ADDRESS + 6) == "halted"
-    assert atari.printed == [b"NEEDS BASIC (NO OPTION)\x9b"]
+    # "NEEDS BASIC" on the top line, from the left margin, in screen codes
+    shown = bytes(atari.memory.peek(SCREEN.start + 2 + i) for i in range(11))
+    assert shown == bytes([0x2E, 0x25, 0x25, 0x24, 0x33, 0, 0x22, 0x21, 0x33, 0x29, 0x23])
     halt = atari.mpu.pc
     for _ in range(100):  # it stays there
         atari.mpu.step()

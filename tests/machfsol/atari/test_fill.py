@@ -99,10 +99,10 @@ def test_the_addresses_the_source_gives_are_its_dim_s() -> None:
         at += 6 * (int(last) + 1)
     assert [name for name, _ in arrays[:5]] == ["FF", "WT", "PT", "SU", "RK"]
     ff_and_wt = offsets["PT"] // 6  # FF and WT are set as one run of numbers
-    assert f"FF(0)=0:X=USR(L,B+6,{6 * (ff_and_wt - 1)},6)" in text
-    assert f"PT(0)=-1:X=USR(L,B+{offsets['PT'] + 6},{offsets['SU'] - offsets['PT'] - 6},6)" in text
-    assert f"SU(J)=I:X=USR(L,B+{offsets['SU'] + 6}+6*J,6*NR1,6)" in text
-    assert f"X=USR(L,B+{offsets['RK']}+6*NR,18*NR,6*NR)" in text
+    assert f"FF(0)=0:X=USR(L,BA+6,{6 * (ff_and_wt - 1)},6)" in text
+    assert f"PT(0)=-1:X=USR(L,BA+{offsets['PT'] + 6},{offsets['SU'] - offsets['PT'] - 6},6)" in text
+    assert f"SU(J)=I:X=USR(L,BA+{offsets['SU'] + 6}+6*J,6*NR1,6)" in text
+    assert f"X=USR(L,BA+{offsets['RK']}+6*NR,18*NR,6*NR)" in text
 
 
 def test_variant_1_fills_its_king_pile_table_s_constant_columns() -> None:
@@ -114,5 +114,5 @@ def test_variant_1_fills_its_king_pile_table_s_constant_columns() -> None:
     assert [name for name, _ in arrays[:7]] == ["FF", "WT", "PT", "SU", "RK", "FB", "TB"]
     fb = 6 * sum(int(last) + 1 for _, last in arrays[:5])
     tb = fb + 6 * (int(arrays[5][1]) + 1)
-    line = f"FB(0)=52:X=USR(L,B+{fb + 6},{6 * int(arrays[5][1])},6):TB(0)=53:X=USR(L,B+{tb + 6},"
+    line = f"FB(0)=52:X=USR(L,BA+{fb + 6},{6 * int(arrays[5][1])},6):TB(0)=53:X=USR(L,BA+{tb + 6},"
     assert line in generate(1) and line not in generate(2)

@@ -115,8 +115,9 @@ def test_a_game_typed_on_the_keyboard_leaves_the_engines_table(
 def test_a_program_that_shows_the_table_wrong_fails(atari800: str, tmp_path: Path) -> None:
     """The stock count shown one too low: the check names the stock."""
     listing = generate(2)
-    # (shown by the first table, line 6040, and by every step's display, line 55)
-    assert listing.count("PRINT N-P+1;") == 2, "update the test: how is the stock shown?"
+    # (shown by the first table, line 6040, a new deal, line 198, and every step's
+    # display, line 57)
+    assert listing.count("PRINT N-P+1;") == 3, "update the test: how is the stock shown?"
     program = tmp_path / "WRONG.LST"
     program.write_text(listing.replace("PRINT N-P+1;", "PRINT N-P;"), encoding="ascii")
     typed = KeyboardGame.of_seed(2, 5, 6)

@@ -238,7 +238,7 @@ ALTERATIONS = {
     # the distance of a card (its Ace pile's part), off by one
     "distance-off-by-one": (1, "IF B-AN(S)<=L9 THEN", "IF B-AN(S)+1<=L9 THEN"),
     # the shuffle routine given the next seed (its low 16 bits one too many)
-    "shuffle-seed-off-by-one": (2, "L=SE-H*65536:", "L=SE-H*65536+1:"),
+    "shuffle-seed-off-by-one": (2, "Y9=SE-H*65536:", "Y9=SE-H*65536+1:"),
     # forced step 3 of the rules: an empty space takes the stock's card before the discard's
     "fill-from-stock-first": (
         1,

@@ -8,10 +8,10 @@
 ; How it works (docs/ATR.md tells it at more length):
 ;  1. The OS reads sectors 1-3 to $0700 and calls BOOT (load address + 6).
 ;  2. BOOT checks that a cartridge ROM (BASIC) answers at $BFFC; if not it
-;     prints a message and stops. Otherwise it hooks the screen editor: the E:
+;     shows a message and stops. Otherwise it hooks the screen editor: the E:
 ;     entry of the handler table (HATABS) is pointed at a RAM copy of the
-;     editor's vector table whose GET BYTE and CLOSE entries are ours, and MEMLO
-;     is raised above the loader (DOSINI does it again after every RESET). Then
+;     editor's vector table whose OPEN, GET BYTE and CLOSE entries are ours, and
+;     MEMLO is raised above the loader (DOSINI does it again after every RESET). Then
 ;     it returns: the OS finishes its start-up (the XL OS polls the serial bus
 ;     for peripheral handlers, some 2 seconds when no device answers) and
 ;     starts BASIC.
@@ -20,19 +20,23 @@
 ;     runs: the menu is on the screen once the machine is ready. When BASIC
 ;     asks for its next line, GET BYTE waits for a digit key (reading CH, the
 ;     OS keyboard code, with interrupts masked) and serves RUN "E:". BASIC
-;     closes its channels (ignored), opens E: again for the program and reads
-;     it through our GET BYTE, which follows the chosen file's DOS 2 sector
-;     chain with SIO. When BASIC closes the file our CLOSE puts the editor's
-;     own table back: the keyboard and screen work normally.
+;     closes its channels (ignored), opens E: again for the program (our OPEN
+;     does nothing: the editor's own would clear the screen, and the menu stays)
+;     and reads it through our GET BYTE, which follows the chosen file's DOS 2
+;     sector chain with SIO and, every fourth sector, puts one more block of a
+;     loading bar where the cursor was, under the menu. When BASIC closes the
+;     file our CLOSE puts the editor's own table back: the keyboard and screen
+;     work normally.
 ;  5. A sector that cannot be read after three tries: the hook is removed, a
 ;     message is written on the top screen line and BASIC gets the SIO status.
 ;
 ; Only documented OS entry points and tables are used: HATABS and its standard
-; order (P: C: E: S: K:), the handler vector table layout, EDITRV, CIOV, SIOV,
-; the device control block, CH, MEMLO and DOSINI.
+; order (P: C: E: S: K:), the handler vector table layout, EDITRV, SIOV, the
+; device control block, SAVMSC, OLDADR, CH, MEMLO and DOSINI.
 
 ; --- OS locations -------------------------------------------------------------
 .alias SAVMSC  $58      ; screen memory address
+.alias OLDADR  $5E      ; the cursor's address in screen memory
 .alias DDEVIC  $0300    ; device control block for SIOV
 .alias DSTATS  $0303
 .alias DAUX1   $030A
@@ -41,20 +45,14 @@
 .alias CH      $02FC    ; last key pressed, $FF = none
 .alias EDITOR  $0320    ; the E: entry of the handler table HATABS ($031A): 'E',
                         ; then the address of the editor's vector table
-.alias ICCOM   $0342    ; IOCB 0 (the screen editor, opened by the OS)
-.alias ICBAL   $0344
-.alias ICBAH   $0345
-.alias ICBLL   $0348
-.alias ICBLH   $0349
-.alias CIOV    $E456
 .alias SIOV    $E459
 .alias CARTCK  $BFFC    ; 0 in a cartridge ROM
 .alias EDITRV  $E400    ; the screen editor's vector table (fixed in every OS)
 
 .alias EOL     $9B
 .alias MEMPAGE $0A      ; MEMLO = $0A00: BASIC's memory starts above the loader
-.alias PUTCHRS $0B      ; CIO command: put characters
 .alias MAXTRIES 3
+.alias BLOCK   $80      ; the loading bar's block: an inverse space (screen code)
 
 ; --- zero page: $CB-$D1 are left free by the OS and by BASIC -------------------
 .alias bufpos  $CB      ; next byte in the buffer
@@ -63,6 +61,7 @@
 .alias tries   $CE      ; reads left before giving up; 0 until the first read
 .alias nextlo  $CF      ; the next sector of the chain (0: none)
 .alias nexthi  $D0
+.alias sectors $D1      ; sectors read so far (the loading bar: one block per four)
 
 ; --- RAM up to $0A00 (below MEMLO) -----------------------------------------------
 ; The sector buffer starts at the menu line, the last bytes of the boot image
@@ -86,18 +85,13 @@ main:    dec CARTCK             ; a cartridge has 0 here, and it cannot change;
          inc CARTCK             ; and back: without BASIC $BFFC is on the screen
          tax                    ; (INC changed the flags: test A again)
          beq hasbasic
-nobasic: lda #<nobasmsg         ; print the message through CIO (IOCB 0)
-         sta ICBAL
-         lda #>nobasmsg
-         sta ICBAH
-         lda #nobasend-nobasmsg
-         sta ICBLL
-         ldx #0
-         stx ICBLH
-         lda #PUTCHRS
-         sta ICCOM
-         jsr CIOV
-halt:    bne halt               ; (CIO returns status 1: Z is clear)
+nobasic: ldy #nobasend-nobasmsg+1 ; the message on the top line of the screen,
+*        lda nobasmsg-2,y       ; from the left margin (column 2)
+         sta (SAVMSC),y
+         dey
+         cpy #2
+         bcs -
+halt:    bcc halt
 
 hasbasic:
          lda #<hooktab          ; hook E:
@@ -108,9 +102,9 @@ copytab: lda EDITRV,y
          sta hooktab,y
          dey
          bpl copytab
-         ldy #3                 ; then our CLOSE and GET BYTE entries
+         ldy #5                 ; then our OPEN, CLOSE and GET BYTE entries
 hookget: lda hooks,y
-         sta hooktab+2,y
+         sta hooktab,y
          dey
          bpl hookget
 p_line:  lda #0                 ; the buffer holds the menu line: its length
@@ -120,6 +114,7 @@ p_line:  lda #0                 ; the buffer holds the menu line: its length
          sta tries              ; no sector read yet
          sta nextlo             ; no file chosen yet
          sta nexthi
+         sta sectors
          clc                    ; boot succeeded; on to DOSINI, as BASIC takes
                                 ; MEMLO before the OS calls DOSINI itself
 
@@ -148,6 +143,10 @@ chosen:  lda table+1,x          ; the chosen file's first sector
          sta nextlo
          lda table+2,x
          sta nexthi
+         lda OLDADR             ; the loading bar goes where the cursor is: on
+         sta p_bar+1            ; the line under the menu
+         lda OLDADR+1
+         sta p_bar+2
 p_all:   lda #0                 ; and the second line, RUN "E:", to serve
          sta bufused            ; (not 0: Z is clear)
          rts
@@ -184,10 +183,11 @@ ok:      ldy #1
 exit:    ldx savex
          rts
 
-; --- the hooked handler: CLOSE ----------------------------------------------------
+; --- the hooked handler: CLOSE, and OPEN (which does nothing) --------------------
 close:   lda tries              ; BASIC closes every channel before it loads:
          beq closed             ; unhook only once the file is being read
          jsr restore
+open:
 closed:  ldy #1
          rts
 
@@ -217,7 +217,16 @@ setdcb:  lda dcb,y
          bne retry
          sec
          rts
-readok:
+readok:  inc sectors             ; every fourth sector, a block more of the bar
+         lda sectors
+         lsr
+         bcs link
+         lsr
+         bcs link
+         tay
+         lda #BLOCK
+p_bar:   sta $0000,y            ; (the screen address is set when a file is chosen)
+link:
 p_link:  ldy #125               ; the link bytes: sector size - 3
 p_buf1:  lda buffer,y           ; file number << 2 | next sector bits 8-9
          and #3
@@ -239,11 +248,11 @@ dcb:     .byte $31, 1, $52, $40 ; SIO request: disk 1, 'R'ead, data from drive
 p_buf:   .word 0                ; the buffer: the menu line's address
          .byte 15, 0            ; timeout (seconds), unused
 p_secsz: .word 128              ; bytes per sector
-hooks:   .word close-1, get-1   ; vector table entries hold address - 1
+hooks:   .word open-1, close-1, get-1  ; vector table entries hold address - 1
 readmsg: .byte $32,$25,$21,$24,0,$25,$32,$32,$2F,$32  ; "READ ERROR" in screen codes
 readend:
-nobasmsg:
-         .byte "NEEDS BASIC (NO OPTION)", EOL
+nobasmsg:                       ; "NEEDS BASIC" in screen codes
+         .byte $2E,$25,$25,$24,$33,0,$22,$21,$33,$29,$23
 nobasend:
 ; a8/disk/boot.py appends here: the menu table (per entry: key code, first sector
 ; low, high), then the menu line at the end of the image, where the buffer starts.

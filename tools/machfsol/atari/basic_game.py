@@ -24,7 +24,8 @@ everything else
     A string constant holding 6502 machine code assembled from ``name.s`` at
     generation time (``shuffle.s``, parts ``finder`` and ``routine``:
     :mod:`machfsol.atari.shuffle`; ``fill.s``, whole: :mod:`machfsol.atari.fill`;
-    ``key_queue.s``, parts ``installer`` and ``resident``: :mod:`machfsol.atari.key_queue`),
+    ``key_queue.s``, parts ``installer`` and ``resident``: :mod:`machfsol.atari.key_queue`;
+    ``display.s``, whole: :mod:`machfsol.atari.display`),
     spelled ``{$XX}`` byte by byte as listings spell any ATASCII code; the source stays
     plain ASCII and the bytes are never committed.
 
@@ -45,7 +46,7 @@ from dataclasses import dataclass, replace
 from importlib.resources.abc import Traversable
 
 from a8.basic.atascii import from_text
-from machfsol.atari import fill, key_queue, shuffle
+from machfsol.atari import display, fill, key_queue, shuffle
 from machfsol.atari.constant_pool import pool_constants
 from machfsol.atari.places import default_source
 from machfsol.errors import MachfsolError
@@ -75,6 +76,7 @@ _MACHINE_CODE = {
     f"{shuffle.SOURCE_NAME} finder": shuffle.finder_spelling,
     f"{shuffle.SOURCE_NAME} routine": shuffle.routine_spelling,
     fill.SOURCE_NAME: fill.code_spelling,
+    display.SOURCE_NAME: display.code_spelling,
     f"{key_queue.SOURCE_NAME} installer": key_queue.installer_spelling,
     f"{key_queue.SOURCE_NAME} resident": key_queue.resident_spelling,
 }
