@@ -34,7 +34,8 @@ def test_one_deal_measures_every_action(
 ) -> None:
     latency = load_benchmark()
     figures = tmp_path / "latency.json"
-    assert latency.main(["--seeds", "1", "--variant", "2", "--json", str(figures)]) == 0
+    arguments = ["--seeds", "1", "--new-deals", "1-2", "--variant", "2", "--json", str(figures)]
+    assert latency.main(arguments) == 0
     out = capsys.readouterr().out
     assert "XL NTSC (a frame, or jiffy, is 1/60 s), OS AltirraOS (built-in)" in out
     assert "genuine ROMs (est.)" in out
@@ -44,11 +45,24 @@ def test_one_deal_measures_every_action(
     median = {action: sorted(row["all"])[len(row["all"]) // 2] for action, row in game.items()}
     assert all(median[action] > 0 for action in latency.ACTIONS)
     assert median[latency.MENU_SERIAL] > median[latency.MENU]  # real serial I/O is slower
-    assert (
-        len(game[latency.HINT]["all"])
-        == len(game[latency.DRAW]["all"]) + len(game[latency.CARD_MOVE]["all"]) + 1
-    )  # a hint before every move, the last one included
-    assert game[latency.BURST]["taken"] and game[latency.BURST]["taken"][0] <= 3
+    moves = (
+        len(game[latency.DRAW]["all"])
+        + len(game[latency.CARD_MOVE]["all"])
+        + len(game[latency.LAST_MOVE]["all"])
+    )
+    # a pick before every card move (the last move is one or a draw)
+    cards = len(game[latency.CARD_MOVE]["all"])
+    assert len(game[latency.PICK]["all"]) in (cards, cards + 1)
+    # undo at every depth, back to the deal, a hint at every position on the way
+    assert len(game[latency.UNDO]["all"]) + len(game[latency.UNDO_PLAYED_OUT]["all"]) == moves
+    assert len(game[latency.HINT]["all"]) == moves
+    # every key of the game typed ahead, every one taken
+    ((taken, typed),) = game[latency.TYPED_AHEAD]["taken"]
+    assert taken == typed > moves
+    assert game[latency.BURST]["taken"] == [[3, 3]]
+    assert len(game[latency.NEW_DEAL_FRESH]["all"]) == 2
+    assert len(game[latency.NEW_DEAL_PLAYED_OUT]["all"]) == 2
+    assert game[latency.NEW_DEAL_FRESH]["over"] == "2 presses, deals 1,2"
     assert median[latency.PLAY_ALL] > median[latency.MOVE] > median[latency.PICK]
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from machfsol.engine.cards import Card
@@ -73,6 +73,17 @@ class TableView:
             discard_top=_top(discard),
             discard_count=len(discard),
         )
+
+    @classmethod
+    def as_shown(cls, position: Position) -> TableView:
+        """The engine's table as the game shows it: a won game with the final transfer
+        (docs/RULES.md) on the screen, each Ace pile topped by its King, the King piles
+        empty; any other position as it is."""
+        table = cls.of_position(position)
+        if not position.is_won():
+            return table
+        kings = tuple(f"K{suit}" for suit in SUIT_LETTERS)
+        return replace(table, ace_tops=kings, king_tops=(None,) * len(table.king_tops))
 
     @classmethod
     def read(cls, lines: Sequence[str]) -> TableView:
