@@ -231,3 +231,35 @@ def test_boot_menu_from_the_command_line(
     before = disk.read_bytes()
     assert "too long" in one_line_error(capsys, "boot", str(disk), *too_long)
     assert disk.read_bytes() == before
+
+
+def test_unbounded_inputs_are_refused_after_their_format_s_bound(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Was a MemoryError under a memory limit: /dev/zero read until memory ran out."""
+    disk = tmp_path / "D.ATR"
+    assert run(capsys, "new", str(disk))[0] == 0
+    before = disk.read_bytes()
+    status, _, err = run(capsys, "add", str(disk), "/dev/zero")
+    assert (
+        status == 1 and err == f"/dev/zero: more than 92,176 bytes: larger than the disk {disk}\n"
+    )
+    assert disk.read_bytes() == before
+    assert run(capsys, "ls", "/dev/zero")[2] == (
+        "/dev/zero: not an ATR image (bytes 0-1 are 00 00, expected 96 02)\n"
+    )
+    huge = tmp_path / "huge.atr"  # a 92 KB header on a file larger than any disk
+    with huge.open("wb") as handle:
+        handle.write(before[:16])
+        handle.truncate(40 * 2**20)
+    status, _, err = run(capsys, "check", str(huge))
+    assert status == 1
+    assert err == (
+        f"{huge}: more than 33,553,920 bytes: "
+        "larger than any ATR image (after its 16-byte header)\n"
+    )
+    header = bytearray(before[:16])
+    header[2:4] = b"\xff\xff"
+    header[6] = 0xFF  # 268 MB of sectors declared
+    (tmp_path / "claims.atr").write_bytes(bytes(header) + before[16:])
+    assert "more than any disk holds" in run(capsys, "ls", str(tmp_path / "claims.atr"))[2]

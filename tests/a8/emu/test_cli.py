@@ -99,7 +99,8 @@ def test_run_reports_bad_input_on_one_line(
 @pytest.mark.parametrize(
     ("option", "message"),
     [
-        (["--frames", "-5"], "--frames -5: give 0 or more frames"),
+        (["--frames", "-5"], "--frames -5: give 0 to 5184000 frames"),
+        (["--frames", "999999999999"], "--frames 999999999999: give 0 to 5184000 frames"),
         (["--max-frames", "0"], "--max-frames 0: give 1 or more frames"),
         (["--timeout", "-1"], "--timeout -1.0: give a number of seconds above 0"),
         (["--timeout", "nan"], "--timeout nan: give a number of seconds above 0"),

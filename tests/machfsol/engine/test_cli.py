@@ -102,3 +102,13 @@ def test_check_goes_on_after_a_bad_timing_line(
     assert err.count("\n") == 1 and err.startswith(f"machfsol: {bad}:")
     assert "nothing but JIFFIES" in err and "Traceback" not in err
     assert out.count("\n") == 1 and str(fine) in out
+
+
+def test_check_reads_no_more_than_a_transcript_can_hold(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Was: ``machfsol check /dev/zero`` read until the memory ran out."""
+    assert main(["check", "/dev/zero"]) == 1
+    assert capsys.readouterr().err == (
+        "machfsol: /dev/zero: more than 4,000,000 bytes: larger than any transcript\n"
+    )

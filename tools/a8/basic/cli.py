@@ -8,13 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from a8.basic.atascii import Encoding
-from a8.basic.convert import DEFAULT_SAVE_COMMAND, list_program, tokenize
-from a8.errors import A8Error
+from a8.basic.convert import DEFAULT_SAVE_COMMAND, LARGEST_LISTING, list_program, tokenize
+from a8.basic.program import LARGEST_PROGRAM
 from a8.files import STDOUT, write_atomically
-
-
-class InputFileError(A8Error):
-    """A file named on the command line that cannot be read."""
+from a8.reading import read_input
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
@@ -65,13 +62,6 @@ def _warn(message: str) -> None:
     print(message, file=sys.stderr)
 
 
-def _read(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as error:
-        raise InputFileError(f"{path}: cannot read: {error.strerror}") from None
-
-
 def _default_save_command(output: Path) -> str:
     """``SAVE "D:NAME.EXT"`` with the output's name cut to DOS 8.3, as a user would type."""
     stem = "".join(c for c in output.stem.upper() if c.isalnum())[:8] or "PROGRAM"
@@ -82,7 +72,7 @@ def _default_save_command(output: Path) -> str:
 
 
 def _tokenize(args: argparse.Namespace) -> int:
-    data = _read(args.listing)
+    data = read_input(args.listing, LARGEST_LISTING, "any listing of an Atari BASIC program")
     encoding = None if args.encoding == "auto" else Encoding(args.encoding)
     command = args.save_command or _default_save_command(args.output)
     program = tokenize(
@@ -98,7 +88,7 @@ def _tokenize(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    data = _read(args.program)
+    data = read_input(args.program, LARGEST_PROGRAM, "any Atari BASIC SAVE file")
     encoding = Encoding(args.encoding)
     listing = list_program(data, file=str(args.program), encoding=encoding, warn=_warn)
     raw = listing if isinstance(listing, bytes) else listing.encode("utf-8")

@@ -27,6 +27,9 @@ from a8.basic.syntax import VariableTable
 from a8.basic.tokenizer import IMMEDIATE, MAX_INPUT_LINE, read_line
 
 DEFAULT_SAVE_COMMAND: Final = 'SAVE "D:PROGRAM.BAS"'
+#: The longest file read as a listing. Every line number of a program (0-32767) at
+#: ENTER's longest line is 8 MB; twice that leaves room for lines entered again.
+LARGEST_LISTING: Final = 16 * 2**20
 #: The last address a SAVE file's header can name (its pointers are 16-bit).
 _TOP: Final = 0xFFFF
 

@@ -38,6 +38,9 @@ HEADER_FIELDS: Final = ("LOMEM", "VNTP", "VNTD", "VVTP", "STMTAB", "STMCUR", "ST
 VNTP_ADDRESS: Final = 0x100
 VALUE_SIZE: Final = 8
 IMMEDIATE_LINE: Final = 0x8000
+#: The longest file read as a SAVE file: the tables are a copy of memory below 64 KB,
+#: whose addresses the header's 16-bit words give.
+LARGEST_PROGRAM: Final = 0x10000
 
 #: Makes the error for a reason and a byte offset in the file.
 _Fail = Callable[[str, int], CorruptProgramError]

@@ -24,6 +24,7 @@ from a8.disk.names import FileName, path_parts
 from a8.disk.sparta import SpartaDisk, SpartaEntry
 from a8.errors import A8Error
 from a8.files import STDOUT, write_atomically
+from a8.reading import read_input
 
 #: What a8 writes, for messages.
 WRITTEN = "DOS 2.0S, DOS 2.5, DOS 2.0D and MyDOS"
@@ -257,10 +258,8 @@ def cmd_add(args: argparse.Namespace) -> int:
         if given:
             raise
         raise Dos2Error(f"{error} (give the name on the disk with --name)") from None
-    try:
-        data = args.file.read_bytes()
-    except OSError as error:
-        raise Dos2Error(f"{args.file}: cannot read: {error.strerror}") from error
+    # No file is larger than the disk it goes on: read no more than the image holds.
+    data = read_input(args.file, len(disk.image.to_bytes()), f"the disk {args.disk}")
     disk.add_file(name, data, directory)
     save_disk(disk, args.disk)
     return 0

@@ -12,7 +12,7 @@ from typing import Any
 from a8.emu.doctor import diagnose, report
 from a8.emu.emulator import EmulatorOptions, RunResult, run
 from a8.emu.launch import LaunchError, stage_program
-from a8.emu.script import Script
+from a8.emu.script import MAX_FRAMES, Script
 from a8.errors import A8Error
 from a8.files import write_atomically
 
@@ -127,8 +127,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 def _check_limits(args: argparse.Namespace) -> None:
     """Refuse limits that would end the run before it starts, rather than run for nothing."""
-    if args.frames is not None and args.frames < 0:
-        raise RunArgumentError(f"--frames {args.frames}: give 0 or more frames")
+    if args.frames is not None and not 0 <= args.frames <= MAX_FRAMES:
+        raise RunArgumentError(f"--frames {args.frames}: give 0 to {MAX_FRAMES} frames")
     if args.max_frames is not None and args.max_frames < 1:
         raise RunArgumentError(f"--max-frames {args.max_frames}: give 1 or more frames")
     if not args.timeout > 0:

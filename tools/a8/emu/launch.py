@@ -19,10 +19,13 @@ from pathlib import Path
 from typing import Final
 
 from a8.basic.atascii import Encoding, detect, join_lines, split_lines
+from a8.basic.convert import LARGEST_LISTING
+from a8.basic.program import LARGEST_PROGRAM
 from a8.emu.emulator import EmulatorOptions, RunResult, run
 from a8.emu.script import Script
 from a8.errors import A8Error
 from a8.files import write_atomically
+from a8.reading import InputError, read_input
 
 #: Frames from power-on until BASIC's prompt takes keys: 60 was enough on the XL and
 #: the 800 with the built-in ROMs; the margin is for Atari's own, slower ROMs.
@@ -47,9 +50,12 @@ def stage_program(program: Path, hdir: Path) -> Script:
     if kind not in (".BAS", ".LST"):
         raise LaunchError(f"{program}: give a .BAS (tokenized) or .LST (listing) file")
     try:
-        data = program.read_bytes()
-    except OSError as error:
-        raise LaunchError(f"{program}: cannot read: {error.strerror}") from None
+        if kind == ".BAS":
+            data = read_input(program, LARGEST_PROGRAM, "any Atari BASIC SAVE file")
+        else:
+            data = read_input(program, LARGEST_LISTING, "any listing of an Atari BASIC program")
+    except InputError as error:
+        raise LaunchError(str(error)) from None
     if kind == ".BAS":
         name = h_name(program, "BAS")
         write_atomically(hdir / name, data)

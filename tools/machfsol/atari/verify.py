@@ -33,9 +33,11 @@ from pathlib import Path
 from typing import Final
 
 from a8.basic import tokenize
+from a8.basic.convert import LARGEST_LISTING
 from a8.basic.program import Program
 from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, find_atari800
 from a8.files import write_atomically
+from a8.reading import read_at_most
 from machfsol.atari.basic_game import BasicSource, overlay_listing, to_atascii
 from machfsol.atari.build import build_disk, game_programs
 from machfsol.atari.keyboard_game import KeyboardCheck, KeyboardGame, play_on_keyboard
@@ -156,9 +158,11 @@ def program_launch(
     mode's overlay from ``source`` (default: the one source)."""
     overlay = to_atascii(overlay_listing(source))
     try:
-        data = path.read_bytes()
+        data = read_at_most(path, LARGEST_LISTING)
     except OSError as error:
         raise UsageError(f"{path}: cannot read the program: {error.strerror}") from None
+    if len(data) > LARGEST_LISTING:
+        raise UsageError(f"{path}: more than {LARGEST_LISTING:,} bytes: not a program")
     if data[:2] == b"\x00\x00":  # a SAVE file starts with LOMEM, always 0
         Program.from_bytes(data, file=str(path))
         return GameProgram(data, str(path), variant, overlay)

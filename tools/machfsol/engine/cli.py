@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
+from a8.errors import A8Error
+from a8.reading import read_input, shown_name
 from machfsol.engine.autoplay import POLICIES, play
 from machfsol.engine.cards import Card, Deck
 from machfsol.engine.checker import check_bytes
 from machfsol.engine.deal import deal, parse_order, parse_seed
 from machfsol.engine.rules import Position, variant
-from machfsol.engine.transcript import Player, of_game
+from machfsol.engine.transcript import LARGEST_TRANSCRIPT, Player, of_game
 from machfsol.errors import MachfsolError, UsageError
 
 
@@ -75,16 +76,12 @@ def run_autoplay(args: argparse.Namespace) -> int:
 
 def run_check(args: argparse.Namespace) -> int:
     failed = 0
-    for name in args.files:
+    for source in args.files:
+        name = shown_name(source)
         try:
-            data = Path(name).read_bytes()
-        except OSError as error:
-            print(f"machfsol: {name}: cannot read: {error.strerror}", file=sys.stderr)
-            failed += 1
-            continue
-        try:
+            data = read_input(source, LARGEST_TRANSCRIPT, "any transcript")
             report = check_bytes(data, name)
-        except MachfsolError as error:  # CheckError, TranscriptError
+        except (MachfsolError, A8Error) as error:  # unreadable, CheckError, TranscriptError
             print(f"machfsol: {error}", file=sys.stderr)
             failed += 1
             continue
