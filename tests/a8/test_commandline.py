@@ -129,3 +129,97 @@ def test_machfsol_outputs_follow_the_same_rules(tmp_path: Path) -> None:
     )
     assert result.returncode == 1 and result.stderr.count("\n") == 1
     assert "read-only" in result.stderr
+
+
+#: A name longer than the system allows (255 bytes).
+TOO_LONG = "X" * 300
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["list", "{bas}", "-o", TOO_LONG],
+        ["tokenize", "{lst}", "-o", TOO_LONG],
+        ["atr", "get", "{atr}", "PROG.BAS", "-o", TOO_LONG],
+        ["atr", "new", TOO_LONG],
+        ["emu", "run", "--frames", "1", "--log", TOO_LONG],
+        ["emu", "run", "--frames", "1", "--screenshot", TOO_LONG + ".png"],
+    ],
+    ids=lambda args: " ".join(word for word in args[:3] if word != TOO_LONG),
+)
+def test_an_output_name_too_long_is_one_line(
+    args: list[str], program: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Was an OSError traceback from a8/files.py (Errno 36)."""
+    monkeypatch.chdir(tmp_path)
+    disk = tmp_path / "D.ATR"
+    subprocess.run([*A8, "atr", "new", str(disk)], check=True)
+    subprocess.run([*A8, "atr", "add", str(disk), str(program)], check=True)
+    names = {"bas": str(program), "lst": str(program.with_suffix(".LST")), "atr": str(disk)}
+    command = [word.format(**names) if word.startswith("{") else word for word in args]
+    result = subprocess.run([*A8, *command], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.endswith(": cannot write: File name too long\n")
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+def test_machfsol_solve_transcript_too_long_is_one_line_before_the_search(
+    tmp_path: Path,
+) -> None:
+    result = subprocess.run(
+        [*MACHFSOL, "solve", "--seed", "1", "--transcript", str(tmp_path / TOO_LONG)],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.endswith(": cannot write: File name too long\n")
+
+
+def test_only_the_bare_dash_is_standard_output(program: Path, tmp_path: Path) -> None:
+    """Was: ``-o ./-`` wrote to standard output (argparse's type=Path made it ``-``)."""
+    result = subprocess.run(
+        [*A8, "list", str(program), "-o", "./-"], cwd=tmp_path, capture_output=True, check=True
+    )
+    assert result.stdout == b""
+    assert (tmp_path / "-").read_bytes() == b'10 PRINT "HELLO"\n20 GOTO 10\n'
+
+
+@pytest.mark.parametrize("command", ["tokenize", "list"])
+def test_the_input_is_not_replaced_by_the_output(command: str, program: Path) -> None:
+    """Was: ``a8 tokenize same.lst -o same.lst`` replaced the listing, exit 0."""
+    source = program.with_suffix(".LST") if command == "tokenize" else program
+    before = source.read_bytes()
+    output = source.parent / "." / source.name
+    result = subprocess.run(
+        [*A8, command, str(source), "-o", str(output)], capture_output=True, text=True
+    )
+    assert result.returncode == 1
+    assert result.stderr == (
+        f"{output}: is also the input {source}; writing it would replace what is read: "
+        "give another output name\n"
+    )
+    assert source.read_bytes() == before
+
+
+def test_machfsol_listing_over_its_source_is_refused(tmp_path: Path) -> None:
+    source = tmp_path / "my.bas"
+    subprocess.run([*MACHFSOL, "listing", "1", "--remarks", "-o", str(source)], check=True)
+    before = source.read_bytes()
+    result = subprocess.run(
+        [*MACHFSOL, "listing", "1", "--source", str(source), "-o", str(source)],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 1 and "is also the input" in result.stderr
+    assert source.read_bytes() == before
+
+
+def test_play_refuses_standard_output_as_its_transcript() -> None:
+    """The game is on standard output: ``--transcript -`` would be written into it."""
+    result = subprocess.run(
+        [*MACHFSOL, "play", "--plain", "--seed", "1", "--transcript", "-"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2 and "--transcript -: the game itself" in result.stderr

@@ -10,7 +10,13 @@ from typing import Any
 from a8.basic.atascii import Encoding
 from a8.basic.convert import DEFAULT_SAVE_COMMAND, LARGEST_LISTING, list_program, tokenize
 from a8.basic.program import LARGEST_PROGRAM
-from a8.files import STDOUT, write_atomically
+from a8.files import (
+    STDOUT,
+    Output,
+    output_argument,
+    refuse_input_as_output,
+    write_atomically,
+)
 from a8.reading import read_input
 
 
@@ -22,7 +28,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         description="Tokenize an Atari BASIC listing into the file SAVE writes.",
     )
     tokenize_parser.add_argument("listing", type=Path, help="listing file")
-    tokenize_parser.add_argument("-o", "--output", type=Path, required=True, help=".BAS file")
+    tokenize_parser.add_argument(
+        "-o", "--output", type=output_argument, required=True, help=".BAS file, - for stdout"
+    )
     tokenize_parser.add_argument(
         "--encoding",
         choices=["auto", "atascii", "utf8"],
@@ -48,7 +56,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         description="List a tokenized Atari BASIC program the way LIST does.",
     )
     list_parser.add_argument("program", type=Path, help=".BAS file")
-    list_parser.add_argument("-o", "--output", type=Path, help="listing file (default: stdout)")
+    list_parser.add_argument(
+        "-o", "--output", type=output_argument, help="listing file (default: stdout)"
+    )
     list_parser.add_argument(
         "--encoding",
         choices=["utf8", "atascii"],
@@ -62,8 +72,10 @@ def _warn(message: str) -> None:
     print(message, file=sys.stderr)
 
 
-def _default_save_command(output: Path) -> str:
+def _default_save_command(output: Output) -> str:
     """``SAVE "D:NAME.EXT"`` with the output's name cut to DOS 8.3, as a user would type."""
+    if isinstance(output, str):  # standard output
+        return DEFAULT_SAVE_COMMAND
     stem = "".join(c for c in output.stem.upper() if c.isalnum())[:8] or "PROGRAM"
     suffix = "".join(c for c in output.suffix.upper() if c.isalnum())[:3]
     if not stem[0].isalpha():
@@ -72,6 +84,7 @@ def _default_save_command(output: Path) -> str:
 
 
 def _tokenize(args: argparse.Namespace) -> int:
+    refuse_input_as_output(args.output, args.listing)
     data = read_input(args.listing, LARGEST_LISTING, "any listing of an Atari BASIC program")
     encoding = None if args.encoding == "auto" else Encoding(args.encoding)
     command = args.save_command or _default_save_command(args.output)
@@ -88,6 +101,7 @@ def _tokenize(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
+    refuse_input_as_output(args.output, args.program)
     data = read_input(args.program, LARGEST_PROGRAM, "any Atari BASIC SAVE file")
     encoding = Encoding(args.encoding)
     listing = list_program(data, file=str(args.program), encoding=encoding, warn=_warn)

@@ -5,13 +5,17 @@ Every command first names the file system (:mod:`a8.disk.detect`). Reading
 writing (``add``, ``rm``, ``boot``) only on the DOS 2 family, and only when
 :mod:`a8.disk.check` finds nothing that a write could make worse. Every command
 that changes a disk reads the whole image, changes it in memory and writes it
-back with :func:`a8.files.write_atomically` only when everything has succeeded:
-on any error, or on a disk it does not write, the image is byte for byte as it was.
+back atomically (:mod:`a8.files`) only when everything has succeeded: on any
+error, or on a disk it does not write, the image is byte for byte as it was. The
+image is locked from the read to the write, so two commands changing one disk at
+once take turns instead of one silently undoing the other.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +27,15 @@ from a8.disk.dos2 import ROOT_DIRECTORY, Density, DirectoryEntry, Dos2Disk, Dos2
 from a8.disk.names import FileName, path_parts
 from a8.disk.sparta import SpartaDisk, SpartaEntry
 from a8.errors import A8Error
-from a8.files import STDOUT, write_atomically
+from a8.files import (
+    Output,
+    is_stdout,
+    output_argument,
+    output_exists,
+    refuse_input_as_output,
+    updating,
+    write_atomically,
+)
 from a8.reading import read_input
 
 #: What a8 writes, for messages.
@@ -42,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     commands = atr.add_subparsers(dest="atr_command", metavar="ACTION", required=True)
 
     new = commands.add_parser("new", help="create an empty DOS 2 disk image")
-    new.add_argument("disk", type=Path)
+    new.add_argument("disk", type=output_argument)
     new.add_argument(
         "--density",
         choices=[d.value for d in Density],
@@ -72,7 +84,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     get.add_argument("disk", type=Path)
     get.add_argument("name", help="NAME.EXT, or DIR>NAME.EXT in a subdirectory")
     get.add_argument(
-        "-o", "--output", type=Path, help="output file, - for stdout (default: NAME.EXT)"
+        "-o", "--output", type=output_argument, help="output file, - for stdout (default: NAME.EXT)"
     )
     get.set_defaults(handler=cmd_get)
 
@@ -109,9 +121,20 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 # -- opening ----------------------------------------------------------------------------
 
 
-def open_dos2_for_writing(path: Path, force: bool) -> Dos2Disk:
-    """The DOS 2 family disk at ``path``, if a8 may change it (else a one-line refusal)."""
-    image = AtrImage.read(path)
+@contextlib.contextmanager
+def changing(path: Path, force: bool) -> Iterator[Dos2Disk]:
+    """The DOS 2 family disk at ``path``, to change in the block and written back when
+    it ends without an error. The image stays locked from the read to the write
+    (:func:`a8.files.updating`): two commands changing one disk at once take turns,
+    and the second starts from the first one's result."""
+    with updating(path) as update:
+        disk = dos2_for_writing(AtrImage.read_from(update.handle, str(path)), path, force)
+        yield disk
+        update.write(disk.to_bytes())
+
+
+def dos2_for_writing(image: AtrImage, path: Path, force: bool) -> Dos2Disk:
+    """The DOS 2 family disk in ``image``, if a8 may change it (else a one-line refusal)."""
     identity = identify(image)
     if not identity.kind.dos2_family:
         raise DiskCommandError(
@@ -128,19 +151,15 @@ def open_dos2_for_writing(path: Path, force: bool) -> Dos2Disk:
     return Dos2Disk(image)
 
 
-def save_disk(disk: Dos2Disk, path: Path) -> None:
-    write_atomically(path, disk.to_bytes())
-
-
 # -- new ----------------------------------------------------------------------------------
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    path: Path = args.disk
-    if str(path) != STDOUT and (path.exists() or path.is_symlink()) and not args.force:
+    path: Output = args.disk
+    if not is_stdout(path) and output_exists(path) and not args.force:
         raise DiskCommandError(f"{path}: already exists; give --force to replace it")
     disk = Dos2Disk.new(Density(args.density), str(path))
-    save_disk(disk, path)
+    write_atomically(path, disk.to_bytes())
     return 0
 
 
@@ -240,6 +259,7 @@ def cmd_get(args: argparse.Namespace) -> int:
         if "/" in name or name in (".", ".."):
             raise DiskCommandError(f"{args.disk}: {name}: not a usable file name here; give -o")
         output = Path(name)
+    refuse_input_as_output(output, args.disk)
     write_atomically(output, data)
     return 0
 
@@ -248,7 +268,12 @@ def cmd_get(args: argparse.Namespace) -> int:
 
 
 def cmd_add(args: argparse.Namespace) -> int:
-    disk = open_dos2_for_writing(args.disk, args.force)
+    with changing(args.disk, args.force) as disk:
+        add_file(disk, args)
+    return 0
+
+
+def add_file(disk: Dos2Disk, args: argparse.Namespace) -> None:
     given = args.name is not None
     text = args.name if given else args.file.name
     directory, leaf = disk.split_path(text) if given else (ROOT_DIRECTORY, text)
@@ -261,14 +286,11 @@ def cmd_add(args: argparse.Namespace) -> int:
     # No file is larger than the disk it goes on: read no more than the image holds.
     data = read_input(args.file, len(disk.image.to_bytes()), f"the disk {args.disk}")
     disk.add_file(name, data, directory)
-    save_disk(disk, args.disk)
-    return 0
 
 
 def cmd_rm(args: argparse.Namespace) -> int:
-    disk = open_dos2_for_writing(args.disk, args.force)
-    disk.remove_file(args.name)
-    save_disk(disk, args.disk)
+    with changing(args.disk, args.force) as disk:
+        disk.remove_file(args.name)
     return 0
 
 
@@ -299,8 +321,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_boot(args: argparse.Namespace) -> int:
-    disk = open_dos2_for_writing(args.disk, args.force)
     entries = [MenuEntry.parse(spec) for spec in args.menu]
-    install_boot_menu(disk, entries, args.title)
-    save_disk(disk, args.disk)
+    with changing(args.disk, args.force) as disk:
+        install_boot_menu(disk, entries, args.title)
     return 0

@@ -14,7 +14,13 @@ from a8.emu.emulator import EmulatorOptions, RunResult, run
 from a8.emu.launch import LaunchError, stage_program
 from a8.emu.script import MAX_FRAMES, Script
 from a8.errors import A8Error
-from a8.files import write_atomically
+from a8.files import (
+    Output,
+    check_output,
+    output_argument,
+    refuse_input_as_output,
+    write_atomically,
+)
 
 #: Frames run when neither a script nor --frames says otherwise (10 s NTSC).
 DEFAULT_FRAMES = 600
@@ -63,7 +69,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     runner.add_argument(
         "--print-screen", action="store_true", help="print the text on the screen at the end"
     )
-    runner.add_argument("--log", type=Path, help="where to keep atari800's log")
+    runner.add_argument(
+        "--log", type=output_argument, help="where to keep atari800's log, - for stdout"
+    )
     runner.set_defaults(handler=cmd_run)
 
     doctor = commands.add_parser(
@@ -138,6 +146,11 @@ def _check_limits(args: argparse.Namespace) -> None:
 def cmd_run(args: argparse.Namespace) -> int:
     _check_limits(args)
     check_machine(args.machine, args.tv)
+    inputs = (args.target, args.script, args.os_rom, args.basic_rom)
+    for output in (args.log, args.screenshot):
+        if output is not None:
+            check_output(output)  # a name the system refuses fails now, not after the run
+        refuse_input_as_output(output, *inputs)
     script = Script.load(args.script) if args.script is not None else None
     frames = args.frames if args.frames is not None else (None if script else DEFAULT_FRAMES)
     with tempfile.TemporaryDirectory(prefix="a8emu-h-") as spare:
@@ -178,7 +191,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     return _summarise(result, args.log)
 
 
-def _summarise(result: RunResult, log: Path | None) -> int:
+def _summarise(result: RunResult, log: Output | None) -> int:
     if log is None:
         descriptor, name = tempfile.mkstemp(prefix="a8emu-", suffix=".log")
         os.close(descriptor)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 from a8.emu.cli import add_machine_arguments, check_machine
 from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, resolve_roms
 from a8.errors import A8Error
-from a8.files import STDOUT, write_atomically
+from a8.files import STDOUT, Output, output_argument, refuse_input_as_output, write_atomically
 from machfsol.atari.basic_game import (
     VARIANTS,
     generate,
@@ -66,9 +67,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     build.add_argument(
         "-o",
         "--output",
-        type=Path,
+        type=output_argument,
         metavar="DISK.ATR",
-        help="disk image to write (default: MACHFSOL.ATR in the current folder; "
+        help="disk image to write, - for stdout (default: MACHFSOL.ATR in the current folder; "
         "atr/MACHFSOL.ATR in the top folder of a checkout of this project)",
     )
     build.add_argument("--source", type=Path, metavar="MY.BAS", help=SOURCE_HELP)
@@ -84,7 +85,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     listing.add_argument("variant", type=int, choices=VARIANTS)
     listing.add_argument(
-        "-o", "--output", type=Path, help="file to write (default: standard output)"
+        "-o", "--output", type=output_argument, help="file to write (default: standard output)"
     )
     listing.add_argument("--source", type=Path, metavar="MY.BAS", help=SOURCE_HELP)
     listing.add_argument(
@@ -173,21 +174,26 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    output: Output = default_disk() if args.output is None else args.output
+    refuse_input_as_output(output, args.source)
     programs = game_programs(read_source(args.source))
-    output: Path = default_disk() if args.output is None else args.output
     disk = build_disk(programs, str(output))
-    try:
-        output.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        folder = output.parent
-        raise MachfsolError(f"{folder}: cannot create the folder: {error.strerror}") from None
+    if isinstance(output, Path):
+        try:
+            output.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            folder = output.parent
+            raise MachfsolError(f"{folder}: cannot create the folder: {error.strerror}") from None
     write_atomically(output, disk.to_bytes())
     sizes = ", ".join(f"{file_name_of(v)} {len(programs[v])} bytes" for v in VARIANTS)
-    print(f"{output}: {sizes}, {disk.free_sectors} free sectors")
+    # With the disk on standard output, the summary goes to stderr, out of its way.
+    report = sys.stderr if isinstance(output, str) else sys.stdout
+    print(f"{output}: {sizes}, {disk.free_sectors} free sectors", file=report)
     return 0
 
 
 def run_listing(args: argparse.Namespace) -> int:
+    refuse_input_as_output(args.output, args.source)
     source = read_source(args.source)
     if args.remarks:
         text = generate(args.variant, source=source)

@@ -10,10 +10,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
-from a8.files import write_atomically
+from a8.files import check_output, output_argument, write_atomically
 from machfsol.engine.cards import DECK_SIZES
 from machfsol.engine.deal import MAX_SEED, deal, parse_order, parse_seed
 from machfsol.errors import MachfsolError
@@ -158,6 +157,8 @@ def _note_without_compiled_search() -> None:
 
 
 def run_odds(args: argparse.Namespace) -> int:
+    if args.chart:
+        check_output(output_argument(args.chart))  # now, not after the study
     configs = [(v, d) for v in _variants(args.variant) for d in _decks(args.deck)]
     deals = _int(args.deals, "--deals", 1, 10**9)
     first_seed = parse_seed(args.first_seed)
@@ -197,7 +198,7 @@ def run_odds(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.close()
     if args.chart:
-        write_atomically(Path(args.chart), draw_chart(rows))
+        write_atomically(output_argument(args.chart), draw_chart(rows))
     if args.json:
         print(json.dumps({"rows": [row.as_json() for row in rows]}, indent=1))
     else:
@@ -206,6 +207,8 @@ def run_odds(args: argparse.Namespace) -> int:
 
 
 def run_solve(args: argparse.Namespace) -> int:
+    if args.transcript:
+        check_output(output_argument(args.transcript))
     if args.variant not in ("1", "2"):
         raise UsageError(f"--variant {args.variant!r} is not 1 or 2")
     game = int(args.variant)
@@ -239,5 +242,5 @@ def run_solve(args: argparse.Namespace) -> int:
         if not solution.won:
             raise MachfsolError(f"{args.transcript}: no winning line to write")
         text = transcript(order, game, solution, seed)
-        write_atomically(Path(args.transcript), text.encode("ascii"))
+        write_atomically(output_argument(args.transcript), text.encode("ascii"))
     return 0

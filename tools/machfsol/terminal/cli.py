@@ -69,6 +69,8 @@ def run_play(args: argparse.Namespace) -> int:
         raise UsageError("give at most one of --seed and --order")
     if args.transcript is not None and not args.transcript.strip():
         raise UsageError("--transcript needs a file name")
+    if args.transcript == "-":
+        raise UsageError("--transcript -: the game itself is on standard output; give a file")
     if sys.stdin is None or sys.stdout is None:  # started with <&- or >&-
         raise UsageError("play needs a standard input and a standard output")
     if args.order is not None:
