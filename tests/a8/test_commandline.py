@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from a8.commandline import printable
+from a8.disk.dos2 import Dos2Disk
 
 #: The ``machfsol`` command, run by this interpreter (no reliance on the PATH).
 MACHFSOL = [sys.executable, "-c", "import sys; from machfsol.cli import main; sys.exit(main())"]
@@ -223,3 +227,41 @@ def test_play_refuses_standard_output_as_its_transcript() -> None:
         text=True,
     )
     assert result.returncode == 2 and "--transcript -: the game itself" in result.stderr
+
+
+def test_output_the_encoding_cannot_show_is_escaped(tmp_path: Path) -> None:
+    """Was a UnicodeEncodeError: ``PYTHONIOENCODING=ascii a8 atr ls`` of a disk with
+    ATASCII graphics in a name (shown with their UTF-8 spelling: ◣♥)."""
+    disk = Dos2Disk.new()
+    disk.add_file("TWO.DAT", b"two")
+    raw = bytearray(disk.image.read_sector(361))
+    raw[5:13] = b"T\x0aO\x00    "
+    disk.image.write_sector(361, bytes(raw))
+    path = tmp_path / "D.ATR"
+    path.write_bytes(disk.to_bytes())
+    result = subprocess.run(
+        [*A8, "atr", "ls", str(path)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "  T\\u25e3O\\u2665    DAT 001" in result.stdout.splitlines()
+
+
+def test_control_characters_in_messages_are_shown_escaped(tmp_path: Path) -> None:
+    """Was: an emulator script's line (or a file name) holding ESC [2J cleared the
+    user's screen when the error quoted it."""
+    script = tmp_path / "\x1b[2J.txt"
+    result = subprocess.run([*A8, "emu", "run", "--script", str(script)], capture_output=True)
+    assert result.returncode == 1
+    assert result.stderr == (
+        f"{tmp_path}/\\x1b[2J.txt: cannot read script: No such file or directory\n".encode()
+    )
+    missing = tmp_path / "\x1b[2J.bas"
+    result = subprocess.run([*A8, "list", str(missing)], capture_output=True)
+    assert (
+        result.stderr
+        == f"{tmp_path}/\\x1b[2J.bas: cannot read: No such file or directory\n".encode()
+    )
+    assert printable("a\tb\x9bc\x7f") == "a\\x09b\\x9bc\\x7f"

@@ -4,15 +4,32 @@ Both are argparse programs whose sub-commands are contributed by modules, each w
 ``register(subparsers)`` function that sets ``handler`` (``args -> exit status``).
 Both turn their user-facing errors into one line on stderr and a non-zero status,
 so a bad input never shows a traceback.
+
+What reaches the terminal is shown, never obeyed: a message that quotes a file name
+or a line of a script holding control characters (an escape sequence that clears
+the screen) shows them escaped (:func:`printable`), and standard output escapes
+what its encoding cannot show (``PYTHONIOENCODING=ascii``, a C locale) instead of
+failing with a UnicodeEncodeError: an ATASCII graphics character in a disk's file
+name is printed as ``\\u2665``.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import os
 import sys
 from collections.abc import Sequence
+from typing import Final
+
+#: C0 controls, DEL and C1 controls, each as the escape Python would write for it.
+_CONTROL_ESCAPES: Final = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0))}
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character escaped (``\\x1b``): safe on a terminal."""
+    return text.translate(_CONTROL_ESCAPES)
 
 
 def build_parser(
@@ -38,6 +55,7 @@ def run(
     An error's ``exit_status`` attribute, when it has one, is the exit status
     (usage errors use 2, like argparse's own); otherwise it is 1.
     """
+    _escape_what_stdout_cannot_show()
     args = parser.parse_args(argv)
     try:
         status: int = args.handler(args)
@@ -67,10 +85,23 @@ def run(
     return status
 
 
+def _escape_what_stdout_cannot_show() -> None:
+    """Standard output writes ``\\u2665`` for a character its encoding has not, as
+    standard error already does, instead of raising UnicodeEncodeError."""
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(errors="backslashreplace")
+
+
+def warn(message: str) -> None:
+    """A warning: one line on stderr, control characters escaped."""
+    _print_error(message)
+
+
 def _print_error(message: str) -> None:
-    """One line on stderr (nothing if stderr is closed too: there is nowhere to say it)."""
+    """One line on stderr, control characters escaped (nothing if stderr is closed
+    too: there is nowhere to say it)."""
     if sys.stderr is not None:
-        print(message, file=sys.stderr)
+        print(printable(message), file=sys.stderr)
 
 
 def _silence_stdout() -> None:

@@ -111,3 +111,23 @@ def test_run_refuses_limits_that_end_it_before_it_starts(
 ) -> None:
     assert main(["emu", "run", *option]) == 1
     assert capsys.readouterr().err.strip() == message
+
+
+@pytest.mark.emulator
+def test_run_shows_control_characters_of_its_outputs_escaped(
+    atari800: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Was: ``screenshot "<ESC>[2J.png"`` in a script cleared the terminal when the
+    run named the screenshot it wrote."""
+    script = tmp_path / "s.txt"
+    script.write_text('wait 10\nscreenshot "\x1b[2J.png"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["emu", "run", "--script", str(script), "--log", "x\x1b[2J.log"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out
+    assert "screenshot: \\x1b[2J.png" in out.splitlines()
+    assert "log: x\\x1b[2J.log" in out.splitlines()
+    assert (tmp_path / "\x1b[2J.png").exists()

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
 from a8.basic.atascii import Encoding
 from a8.basic.convert import DEFAULT_SAVE_COMMAND, LARGEST_LISTING, list_program, tokenize
 from a8.basic.program import LARGEST_PROGRAM
+from a8.commandline import warn
 from a8.files import (
     STDOUT,
     Output,
@@ -68,10 +68,6 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     list_parser.set_defaults(handler=_list)
 
 
-def _warn(message: str) -> None:
-    print(message, file=sys.stderr)
-
-
 def _default_save_command(output: Output) -> str:
     """``SAVE "D:NAME.EXT"`` with the output's name cut to DOS 8.3, as a user would type."""
     if isinstance(output, str):  # standard output
@@ -94,7 +90,7 @@ def _tokenize(args: argparse.Namespace) -> int:
         file=str(args.listing),
         save_command=command,
         keep_errors=args.keep_errors,
-        warn=_warn,
+        warn=warn,
     )
     write_atomically(args.output, program)
     return 0
@@ -104,7 +100,7 @@ def _list(args: argparse.Namespace) -> int:
     refuse_input_as_output(args.output, args.program)
     data = read_input(args.program, LARGEST_PROGRAM, "any Atari BASIC SAVE file")
     encoding = Encoding(args.encoding)
-    listing = list_program(data, file=str(args.program), encoding=encoding, warn=_warn)
+    listing = list_program(data, file=str(args.program), encoding=encoding, warn=warn)
     raw = listing if isinstance(listing, bytes) else listing.encode("utf-8")
     write_atomically(args.output if args.output is not None else STDOUT, raw)
     return 0

@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from a8.commandline import printable
 from a8.emu.doctor import diagnose, report
 from a8.emu.emulator import EmulatorOptions, RunResult, run
 from a8.emu.launch import LaunchError, stage_program
@@ -205,8 +206,8 @@ def _summarise(result: RunResult, log: Output | None) -> int:
         print(line)
     for path in result.screenshots:
         if path.exists():  # not the temporary one behind --print-screen
-            print(f"screenshot: {path}")
-    print(f"log: {log}")
+            print(f"screenshot: {printable(str(path))}")
+    print(f"log: {printable(str(log))}")
     if not result.ok:
         print(f"the run did not end cleanly ({result.reason})", file=sys.stderr)
         return 1

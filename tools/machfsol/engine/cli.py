@@ -10,6 +10,7 @@ import argparse
 import sys
 from typing import Any
 
+from a8.commandline import warn
 from a8.errors import A8Error
 from a8.reading import read_input, shown_name
 from machfsol.engine.autoplay import POLICIES, play
@@ -82,7 +83,7 @@ def run_check(args: argparse.Namespace) -> int:
             data = read_input(source, LARGEST_TRANSCRIPT, "any transcript")
             report = check_bytes(data, name)
         except (MachfsolError, A8Error) as error:  # unreadable, CheckError, TranscriptError
-            print(f"machfsol: {error}", file=sys.stderr)
+            warn(f"machfsol: {error}")
             failed += 1
             continue
         print(report.summary())
