@@ -126,8 +126,18 @@ def check_machine(machine: str, tv: str) -> None:
         raise RunArgumentError(f"${TV_ENV}={tv}: give ntsc or pal")
 
 
+def check_folder(folder: Path) -> None:
+    """An H: folder given on the command line must be there: a mistyped name is a
+    mistake to report, not a folder to create wherever it points."""
+    if not os.path.isdir(folder):
+        what = "not a folder" if os.path.lexists(folder) else "no such folder"
+        raise RunArgumentError(f"--hdir {folder}: {what} (a8 emu does not create it)")
+
+
 def cmd_doctor(args: argparse.Namespace) -> int:
     check_machine(args.machine, args.tv)
+    if args.hdir is not None:
+        check_folder(args.hdir)
     options = EmulatorOptions(
         machine=args.machine, tv=args.tv, os_rom=args.os_rom, basic_rom=args.basic_rom
     )
@@ -147,6 +157,8 @@ def _check_limits(args: argparse.Namespace) -> None:
 def cmd_run(args: argparse.Namespace) -> int:
     _check_limits(args)
     check_machine(args.machine, args.tv)
+    if args.hdir is not None:
+        check_folder(args.hdir)
     inputs = (args.target, args.script, args.os_rom, args.basic_rom)
     for output in (args.log, args.screenshot):
         if output is not None:
@@ -163,7 +175,6 @@ def cmd_run(args: argparse.Namespace) -> int:
             if target.suffix.upper() == ".ATR":
                 disk = target
             elif target.suffix.upper() in (".BAS", ".LST"):
-                hdir.mkdir(parents=True, exist_ok=True)
                 start = stage_program(target, hdir)
             else:
                 raise LaunchError(f"{target}: give a .ATR, .BAS or .LST file")

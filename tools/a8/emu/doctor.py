@@ -176,7 +176,6 @@ def check_hdir_writable(folder: Path | None) -> Check:
     target = folder if folder is not None else Path(tempfile.gettempdir())
     probe = target / f".a8doctor-{os.getpid()}"
     try:
-        target.mkdir(parents=True, exist_ok=True)
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as error:
