@@ -8,8 +8,10 @@ from typing import Any
 
 from a8.basic.atascii import Encoding
 from a8.basic.convert import DEFAULT_SAVE_COMMAND, LARGEST_LISTING, list_program, tokenize
+from a8.basic.errors import RejectedLines
 from a8.basic.program import LARGEST_PROGRAM
 from a8.commandline import warn
+from a8.errors import A8Error
 from a8.files import (
     STDOUT,
     Output,
@@ -84,14 +86,21 @@ def _tokenize(args: argparse.Namespace) -> int:
     data = read_input(args.listing, LARGEST_LISTING, "any listing of an Atari BASIC program")
     encoding = None if args.encoding == "auto" else Encoding(args.encoding)
     command = args.save_command or _default_save_command(args.output)
-    program = tokenize(
-        data,
-        encoding=encoding,
-        file=str(args.listing),
-        save_command=command,
-        keep_errors=args.keep_errors,
-        warn=warn,
-    )
+    try:
+        program = tokenize(
+            data,
+            encoding=encoding,
+            file=str(args.listing),
+            save_command=command,
+            keep_errors=args.keep_errors,
+            warn=warn,
+        )
+    except RejectedLines as rejected:
+        if len(rejected.errors) == 1 and not rejected.more:
+            raise
+        for error in rejected.errors:  # each a line an editor can jump to
+            warn(str(error))
+        raise A8Error(rejected.summary()) from None
     write_atomically(args.output, program)
     return 0
 

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from a8.errors import A8Error
+from a8.file_kinds import kind_of
 from a8.reading import read_handle
 
 #: ATR magic word: the bytes 0x96 0x02 (the sum of the letters of "NICKATARI").
@@ -138,6 +139,9 @@ class AtrHeader:
             for field in HEADER_FIELDS
         }
         if values["magic"] != ATR_MAGIC:
+            kind = kind_of(data)
+            if kind is not None:
+                raise AtrError(f"{source}: not an ATR image: it is {kind.said()}")
             raise AtrError(
                 f"{source}: not an ATR image (bytes 0-1 are "
                 f"{data[0]:02X} {data[1]:02X}, expected 96 02)"
