@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from a8.commandline import printable
+from a8.commandline import EXIT_STATUS_HELP, printable
 from a8.disk.dos2 import Dos2Disk
 
 #: The ``machfsol`` command, run by this interpreter (no reliance on the PATH).
@@ -265,3 +267,78 @@ def test_control_characters_in_messages_are_shown_escaped(tmp_path: Path) -> Non
         == f"{tmp_path}/\\x1b[2J.bas: cannot read: No such file or directory\n".encode()
     )
     assert printable("a\tb\x9bc\x7f") == "a\\x09b\\x9bc\\x7f"
+
+
+# -- exit status: one rule for every command ----------------------------------------------
+
+
+def test_both_helps_end_with_the_exit_status_rule() -> None:
+    for command in (A8, MACHFSOL):
+        out = subprocess.run([*command, "--help"], capture_output=True, text=True).stdout
+        assert " ".join(out.split()).endswith(" ".join(EXIT_STATUS_HELP.split()))
+
+
+def _without_atari800() -> dict[str, str]:
+    return {**os.environ, "A8_ATARI800": "/nonexistent/atari800"}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [*MACHFSOL, "verify", "--seeds", "1"],
+        [*MACHFSOL, "main", "--deals", "1", "--seeds", "1"],
+        [*A8, "emu", "run", "--frames", "1"],
+    ],
+    ids=["machfsol verify", "machfsol main", "a8 emu run"],
+)
+def test_a_missing_emulator_is_a_set_up_problem(args: list[str]) -> None:
+    """Was: ``machfsol verify`` without atari800 exited 1, which VERIFY.md gives to "a
+    deal differs"; now 2, before anything is built or played."""
+    result = subprocess.run(args, capture_output=True, text=True, env=_without_atari800())
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.endswith("A8_ATARI800=/nonexistent/atari800: not an executable file\n")
+
+
+def test_verify_refuses_a_disk_that_is_no_atr(tmp_path: Path) -> None:
+    """Was: ``machfsol verify --disk text.txt`` booted it and reported two hung deals
+    after 120 emulated seconds each."""
+    text = tmp_path / "text.txt"
+    text.write_text("some notes, not a disk\n")
+    result = subprocess.run(
+        [*MACHFSOL, "verify", "--disk", str(text), "--seeds", "1"], capture_output=True, text=True
+    )
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == (
+        f"machfsol: --disk: {text}: not an ATR image (bytes 0-1 are 73 6F, expected 96 02)\n"
+    )
+
+
+def test_a_rom_file_that_cannot_be_used_is_a_set_up_problem() -> None:
+    result = subprocess.run(
+        [*A8, "emu", "run", "--os-rom", "/dev/zero"], capture_output=True, text=True
+    )
+    assert result.returncode == 2
+    assert result.stderr == (
+        "/dev/zero (from --os-rom): more than 16384 bytes, an XL/XE OS ROM has 16384\n"
+    )
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_interrupted_study_stops_with_130(jobs: str) -> None:
+    """Was: with --jobs 2, Ctrl-C left the process pool running every chunk submitted."""
+    process = subprocess.Popen(
+        [*MACHFSOL, "odds", "--deck", "52", "--deals", "200000", "--jobs", jobs],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    time.sleep(3)
+    os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C does: to the whole group
+    try:
+        _, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 130
+    assert b"Traceback" not in err and b"KeyboardInterrupt" not in err

@@ -23,6 +23,17 @@ import sys
 from collections.abc import Sequence
 from typing import Final
 
+#: The exit status of every command of ``a8`` and ``machfsol``, said once: the end of
+#: both commands' ``--help``, and the README.
+EXIT_STATUS_HELP: Final = (
+    "exit status, for every command: 0 done; 1 a check failed or what the command read "
+    "or wrote was refused (a problem found, a deal that differs, a damaged or unreadable "
+    "file, an output that cannot be written); 2 a usage or set-up problem (a bad option "
+    "or value, or something the command needs is missing: atari800, a ROM file, an "
+    "extra such as machfsol[cluster]); 130 interrupted (Ctrl-C, which in machfsol play "
+    "is a key that quits the game)"
+)
+
 #: C0 controls, DEL and C1 controls, each as the escape Python would write for it.
 _CONTROL_ESCAPES: Final = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0))}
 
@@ -36,7 +47,7 @@ def build_parser(
     prog: str, description: str, version: str, command_modules: Sequence[str]
 ) -> argparse.ArgumentParser:
     """A parser with one sub-command per ``register`` call of ``command_modules``."""
-    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser = argparse.ArgumentParser(prog=prog, description=description, epilog=EXIT_STATUS_HELP)
     parser.add_argument("--version", action="version", version=f"{prog} {version}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in command_modules:
@@ -53,7 +64,8 @@ def run(
     """Parse ``argv`` and run the chosen handler; a user error becomes one line.
 
     An error's ``exit_status`` attribute, when it has one, is the exit status
-    (usage errors use 2, like argparse's own); otherwise it is 1.
+    (usage errors use 2, like argparse's own); otherwise it is 1
+    (:data:`EXIT_STATUS_HELP`).
     """
     _escape_what_stdout_cannot_show()
     args = parser.parse_args(argv)

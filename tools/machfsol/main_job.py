@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from a8.emu.emulator import find_atari800
 from machfsol.atari.verify import main_job
 from machfsol.engine.autoplay import POLICIES, play
 from machfsol.engine.deal import deal
@@ -47,6 +48,7 @@ def run_main(args: argparse.Namespace) -> int:
         raise UsageError(f"--deals {args.deals} is not in 1..1000000")
     if not 1 <= args.seeds <= 10_000:
         raise UsageError(f"--seeds {args.seeds} is not in 1..10000")
+    find_atari800()  # the job ends in the emulator: without it, exit 2 before the demo
     print("MAChFsol reference engine: autoplay demo")
     for number in (1, 2):
         game = variant(number)

@@ -109,7 +109,7 @@ def test_run_reports_bad_input_on_one_line(
 def test_run_refuses_limits_that_end_it_before_it_starts(
     capsys: pytest.CaptureFixture[str], option: list[str], message: str
 ) -> None:
-    assert main(["emu", "run", *option]) == 1
+    assert main(["emu", "run", *option]) == 2
     assert capsys.readouterr().err.strip() == message
 
 

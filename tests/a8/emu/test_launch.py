@@ -59,7 +59,7 @@ def test_a_missing_h_folder_is_refused_not_made(
     program.write_bytes(tokenize("10 PRINT 1\n"))
     hdir = tmp_path / "typo" / "h"
     args = ["emu", "run", str(program)] if command == "run" else ["emu", "doctor"]
-    assert main([*args, "--hdir", str(hdir)]) == 1
+    assert main([*args, "--hdir", str(hdir)]) == 2
     assert capsys.readouterr().err == f"--hdir {hdir}: no such folder (a8 emu does not create it)\n"
     assert not (tmp_path / "typo").exists()
 

@@ -151,7 +151,8 @@ def test_program_launch_reads_listings_and_save_files(tmp_path: Path) -> None:
     assert program_launch(saved, 1).program == launch.program
     broken = tmp_path / "B.LST"
     broken.write_text("10 PRINT (\n", encoding="ascii")
-    assert main(["verify", "--program", str(broken), "--seeds", "1"]) == 1
+    # A program that cannot be tokenized is a bad argument (2), not a deal that differs (1).
+    assert main(["verify", "--program", str(broken), "--seeds", "1"]) == 2
 
 
 # ------------------------------------------------------------------ in the emulator

@@ -14,7 +14,7 @@ from a8.emu.doctor import diagnose, report
 from a8.emu.emulator import EmulatorOptions, RunResult, run
 from a8.emu.launch import LaunchError, stage_program
 from a8.emu.script import MAX_FRAMES, Script
-from a8.errors import A8Error
+from a8.errors import UsageError
 from a8.files import (
     Output,
     check_output,
@@ -30,8 +30,9 @@ MACHINE_ENV = "A8_MACHINE"
 TV_ENV = "A8_TV"
 
 
-class RunArgumentError(A8Error):
-    """A value on the ``a8 emu run`` command line that cannot make sense (a negative limit)."""
+class RunArgumentError(UsageError):
+    """A value on the ``a8 emu`` command line that cannot make sense (a negative limit,
+    a missing H: folder): exit status 2."""
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:

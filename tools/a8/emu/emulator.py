@@ -88,7 +88,7 @@ from a8.emu.script import (
     WaitForInput,
     WaitForText,
 )
-from a8.errors import A8Error
+from a8.errors import A8Error, UsageError
 from a8.files import write_atomically
 
 Machine = Literal["xl", "800"]
@@ -129,8 +129,9 @@ Reason = Literal[
 ]
 
 
-class EmulatorMissingError(A8Error):
-    """The atari800 executable is not installed (message says how to install it)."""
+class EmulatorMissingError(UsageError):
+    """The atari800 executable is not installed (message says how to install it): a
+    set-up problem, exit status 2."""
 
 
 class EmulatorError(A8Error):

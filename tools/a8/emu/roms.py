@@ -42,14 +42,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal
 
-from a8.errors import A8Error
+from a8.errors import UsageError
 from a8.reading import read_at_most
 
 Machine = Literal["xl", "800"]
 
 
-class RomError(A8Error):
-    """A ROM file that cannot be used (missing, unreadable, the wrong size)."""
+class RomError(UsageError):
+    """A ROM file that cannot be used (missing, unreadable, the wrong size): a set-up
+    problem, exit status 2."""
 
 
 class RomKind(enum.Enum):

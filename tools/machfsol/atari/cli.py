@@ -15,8 +15,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from a8.disk.atr import AtrImage
 from a8.emu.cli import add_machine_arguments, check_machine
-from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, resolve_roms
+from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, find_atari800, resolve_roms
 from a8.errors import A8Error
 from a8.files import STDOUT, Output, output_argument, refuse_input_as_output, write_atomically
 from machfsol.atari.basic_game import (
@@ -215,6 +216,14 @@ def _decks(text: str) -> tuple[int, ...]:
     return tuple(decks)
 
 
+def _check_disk(path: Path) -> None:
+    """``--disk``: an ATR image (a UsageError, exit 2, for anything else)."""
+    try:
+        AtrImage.read(path)
+    except A8Error as error:
+        raise UsageError(f"--disk: {error}") from None
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     seeds = parse_seed_list(args.seeds)
     decks = _decks(args.deck)
@@ -235,6 +244,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
         roms = resolve_roms(options)
     except A8Error as error:
         raise UsageError(str(error)) from None
+    find_atari800()  # without the emulator: exit 2 (set-up), not 1 ("a deal differs")
+    if args.disk is not None:  # booting a file that is no disk would only hang each deal
+        _check_disk(args.disk)
     if args.keyboard and args.program is not None and args.variant == "both":
         raise UsageError("--keyboard with --program: say which variant it is (--variant)")
     programs: dict[int, bytes] = {}
@@ -248,7 +260,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
     with WorkFolder(args.keep) as work:
         if args.program is not None:
             variant = None if args.variant == "both" else variants[0]
-            launches: tuple[Launch, ...] = (program_launch(args.program, variant, source),)
+            try:  # a program that cannot be read or tokenized is a bad argument
+                launches: tuple[Launch, ...] = (program_launch(args.program, variant, source),)
+            except A8Error as error:
+                raise UsageError(str(error)) from None
             what = str(args.program)
         elif args.disk is not None:
             launches = disk_launches(args.disk, variants, source)
