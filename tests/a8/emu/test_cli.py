@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from a8.cli import main
+from a8.emu import doctor
 from a8.emu.emulator import EmulatorOptions, run
 from a8.emu.script import Script
 
@@ -131,3 +132,32 @@ def test_run_shows_control_characters_of_its_outputs_escaped(
     assert "screenshot: \\x1b[2J.png" in out.splitlines()
     assert "log: x\\x1b[2J.log" in out.splitlines()
     assert (tmp_path / "\x1b[2J.png").exists()
+
+
+@pytest.mark.parametrize("contrib", [True, False], ids=["contrib enabled", "contrib missing"])
+def test_doctor_prints_only_the_fixes_needed(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    contrib: bool,
+) -> None:
+    """Was: contrib said [ok] and the atari800 fix still began with enabling it; and
+    the hint named ``bash .ci/setup`` to users of an installed wheel, who have none."""
+    monkeypatch.chdir(tmp_path)  # a folder that is no checkout
+    monkeypatch.setenv("A8_ATARI800", "")
+    monkeypatch.setenv("PATH", str(tmp_path))  # no atari800 anywhere
+    found = doctor.Check("apt contrib", True, "enabled in test.sources")
+    missing = doctor.Check("apt contrib", False, "not enabled", doctor.CONTRIB_FIX)
+    monkeypatch.setattr(doctor, "check_contrib", lambda: found if contrib else missing)
+    assert main(["emu", "doctor"]) == 1
+    out = capsys.readouterr().out
+    fixes = [line for line in out.splitlines() if line.startswith("    fix: ")]
+    # contrib's fix once, under its own check, then atari800's
+    wanted = [doctor.INSTALL_FIX] if contrib else [doctor.CONTRIB_FIX, doctor.INSTALL_FIX]
+    assert [line.removeprefix("    fix: ") for line in fixes] == wanted
+    assert ".ci/setup" not in out
+    assert "[MISSING] atari800: atari800 is not installed\n" in out
+    (tmp_path / ".ci").mkdir()
+    (tmp_path / ".ci" / "setup").write_text("# a checkout's set-up\n")
+    assert main(["emu", "doctor"]) == 1
+    assert "fix: bash .ci/setup" in capsys.readouterr().out

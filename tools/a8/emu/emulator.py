@@ -102,8 +102,20 @@ ATARI800_ENV: Final = "A8_ATARI800"
 INSTALL_HINT: Final = (
     "install it: on Debian 12 enable the contrib component (a file in "
     "/etc/apt/sources.list.d with 'Components: contrib' for bookworm) and run "
-    "`apt-get update && apt-get install -y atari800`, or run `bash .ci/setup`"
+    "`apt-get update && apt-get install -y atari800`"
 )
+#: The set-up script of a checkout of this project, which installs atari800 too.
+CHECKOUT_SETUP: Final = Path(".ci") / "setup"
+
+
+def install_hint() -> str:
+    """How to install atari800; ``bash .ci/setup`` only where there is one (a checkout's
+    top folder): an installed wheel has no such script."""
+    hint = INSTALL_HINT
+    if CHECKOUT_SETUP.is_file():
+        hint += ", or run `bash .ci/setup` (this checkout's set-up)"
+    return hint
+
 
 #: Frames OPTION is held from power-on when ``option_held`` is set.
 OPTION_HELD_FRAMES: Final = 120
@@ -131,7 +143,11 @@ Reason = Literal[
 
 class EmulatorMissingError(UsageError):
     """The atari800 executable is not installed (message says how to install it): a
-    set-up problem, exit status 2."""
+    set-up problem, exit status 2. ``reason`` is the message without the hint."""
+
+    def __init__(self, reason: str, hint: str = "") -> None:
+        super().__init__(f"{reason}: {hint}" if hint else reason)
+        self.reason = reason
 
 
 class EmulatorError(A8Error):
@@ -228,7 +244,7 @@ def find_atari800() -> Path:
         return path
     found = shutil.which("atari800")
     if found is None:
-        raise EmulatorMissingError(f"atari800 is not installed: {INSTALL_HINT}")
+        raise EmulatorMissingError("atari800 is not installed", install_hint())
     return Path(found)
 
 

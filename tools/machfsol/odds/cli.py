@@ -145,7 +145,7 @@ def _decks(text: str) -> list[int]:
 def _note_without_compiled_search() -> None:
     if not COMPILED:
         state = (
-            "is out of date (rebuild it: pip install -e . or bash .ci/setup)"
+            "is out of date (rebuild it: in a checkout, bash .ci/setup)"
             if COMPILED_OUT_OF_DATE
             else "is not built"
         )
