@@ -419,7 +419,7 @@ def test_main_job_builds_the_disk_and_verifies_both_variants(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.chdir(tmp_path)  # outside a checkout the disk goes to ./MACHFSOL.ATR
-    assert main_job(seeds=2) == 0
+    assert main_job(seeds=(1, 2)) == 0
     out = capsys.readouterr().out
     disk = tmp_path / "MACHFSOL.ATR"
     assert disk.is_file()

@@ -79,7 +79,7 @@ def test_main_demo(
     """The engine demo, then the main job (it writes MACHFSOL.ATR in the current folder:
     a scratch one here, never the repository's committed disk)."""
     monkeypatch.chdir(tmp_path)
-    assert main(["main", "--deals", "20", "--seeds", "2"]) == 0
+    assert main(["main", "--deals", "20", "--seeds", "1-2"]) == 0
     out = capsys.readouterr().out
     assert "variant 1, 52 cards, seeds 1..20: auto" in out
     assert out.count("seed ") >= 6

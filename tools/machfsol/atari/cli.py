@@ -46,6 +46,7 @@ from machfsol.atari.verify import (
 )
 from machfsol.atari.verify_batch import DEAL_SECONDS, Launch
 from machfsol.engine.cards import Deck
+from machfsol.engine.options import add_seeds, add_variant, variants_of
 from machfsol.engine.seed_list import format_seed_list, parse_seed_list
 from machfsol.errors import MachfsolError, UsageError
 
@@ -117,12 +118,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "verified; 1: a deal differs (its seed and first differing line are printed); 2: "
         "bad arguments. See docs/VERIFY.md.",
     )
-    parser.add_argument(
-        "--variant", choices=("1", "2", "both"), default="both", help="default: both"
-    )
-    parser.add_argument(
-        "--seeds", default=DEFAULT_SEEDS, help=f"e.g. 1-100 or 5,7,10-12 (default {DEFAULT_SEEDS})"
-    )
+    add_variant(parser, many_deals=True)
+    add_seeds(parser, DEFAULT_SEEDS)
     parser.add_argument("--deck", default="52", help="deck size, or sizes: 52,40 (default 52)")
     parser.add_argument(
         "--jobs", type=int, default=DEFAULT_JOBS, help=f"emulators at once (default {DEFAULT_JOBS})"
@@ -231,7 +228,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         raise UsageError(f"--jobs {args.jobs}: give 1 to 16 emulators")
     if not 1 <= args.deal_seconds <= 3600:
         raise UsageError(f"--deal-seconds {args.deal_seconds}: give 1 to 3600")
-    variants = (1, 2) if args.variant == "both" else (int(args.variant),)
+    variants = variants_of(args.variant)
     check_machine(args.machine, args.tv)
     options = EmulatorOptions(
         machine=args.machine,
@@ -244,9 +241,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
         roms = resolve_roms(options)
     except A8Error as error:
         raise UsageError(str(error)) from None
-    find_atari800()  # without the emulator: exit 2 (set-up), not 1 ("a deal differs")
-    if args.disk is not None:  # booting a file that is no disk would only hang each deal
-        _check_disk(args.disk)
     if args.keyboard and args.program is not None and args.variant == "both":
         raise UsageError("--keyboard with --program: say which variant it is (--variant)")
     programs: dict[int, bytes] = {}
@@ -254,6 +248,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     # test mode's overlay comes from it whatever the disk or program.
     source = read_source(args.source)
     overlay_listing(source)  # a malformed source is one error, before anything starts
+    find_atari800()  # without the emulator: exit 2 (set-up), not 1 ("a deal differs")
+    if args.disk is not None:  # booting a file that is no disk would only hang each deal
+        _check_disk(args.disk)
     if args.program is None and args.disk is None:
         programs = game_programs(source)
         what = f"game disk built from {source.name}"

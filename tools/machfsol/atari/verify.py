@@ -53,6 +53,7 @@ from machfsol.atari.verify_batch import (
     deals_finished,
     run_batch,
 )
+from machfsol.engine.seed_list import format_seed_list
 from machfsol.errors import UsageError
 
 DEFAULT_SEEDS: Final = "1-100"
@@ -469,8 +470,13 @@ class WorkFolder:
 # ------------------------------------------------------------------ the main job
 
 
-def main_job(*, seeds: int = MAIN_SEEDS, disk: Path | None = None, jobs: int = DEFAULT_JOBS) -> int:
-    """Build the game disk, verify both variants on deals 1..``seeds`` (52 cards).
+def main_job(
+    *,
+    seeds: Sequence[int] = tuple(range(1, MAIN_SEEDS + 1)),
+    disk: Path | None = None,
+    jobs: int = DEFAULT_JOBS,
+) -> int:
+    """Build the game disk, verify both variants on the deals ``seeds`` (52 cards).
 
     The disk goes to ``disk``, by default where ``machfsol build`` puts it
     (:func:`machfsol.atari.places.default_disk`)."""
@@ -478,8 +484,11 @@ def main_job(*, seeds: int = MAIN_SEEDS, disk: Path | None = None, jobs: int = D
     disk.parent.mkdir(parents=True, exist_ok=True)
     game_disk(disk)
     print(f"built {disk}")
-    plan = Plan(disk_launches(disk, (1, 2)), (52,), tuple(range(1, seeds + 1)))
-    print(f"verifying {plan.deals} deals in atari800 (variants 1 and 2, seeds 1-{seeds}, 52 cards)")
+    plan = Plan(disk_launches(disk, (1, 2)), (52,), tuple(seeds))
+    print(
+        f"verifying {plan.deals} deals in atari800 (variants 1 and 2, "
+        f"seeds {format_seed_list(seeds)}, 52 cards)"
+    )
     with WorkFolder(None) as work:
         verification = run_with_progress(plan, work.path, jobs, DEAL_FRAMES)
         print("typing a whole game of each variant on the keyboard, checking the screen")

@@ -17,6 +17,7 @@ from machfsol.engine.autoplay import POLICIES, play
 from machfsol.engine.cards import Card, Deck
 from machfsol.engine.checker import check_bytes
 from machfsol.engine.deal import deal, parse_order, parse_seed
+from machfsol.engine.options import add_deal, add_variant
 from machfsol.engine.rules import Position, variant
 from machfsol.engine.transcript import LARGEST_TRANSCRIPT, Player, of_game
 from machfsol.errors import MachfsolError, UsageError
@@ -25,12 +26,12 @@ from machfsol.errors import MachfsolError, UsageError
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add the engine's sub-commands."""
     deal_parser = subparsers.add_parser("deal", help="print the dealt order of a deal")
-    _add_deal_arguments(deal_parser)
+    add_deal(deal_parser)
     deal_parser.set_defaults(handler=run_deal)
 
     auto = subparsers.add_parser("autoplay", help="autoplay a deal, print its transcript")
-    auto.add_argument("--variant", type=int, choices=(1, 2), required=True)
-    _add_deal_arguments(auto)
+    add_variant(auto, many_deals=False)
+    add_deal(auto)
     auto.add_argument(
         "--policy",
         choices=sorted(POLICIES),
@@ -42,12 +43,6 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     check = subparsers.add_parser("check", help="replay transcripts on the engine")
     check.add_argument("files", nargs="+", metavar="FILE")
     check.set_defaults(handler=run_check)
-
-
-def _add_deal_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", help="deal number, 1..2147483646")
-    parser.add_argument("--deck", type=int, help="deck size: 52 (default), 48, ..., 20")
-    parser.add_argument("--order", help='explicit dealing order, e.g. "AS 7H ..."')
 
 
 def _dealt(args: argparse.Namespace) -> tuple[tuple[Card, ...], int | None]:
@@ -70,7 +65,7 @@ def run_deal(args: argparse.Namespace) -> int:
 
 def run_autoplay(args: argparse.Namespace) -> int:
     order, seed = _dealt(args)
-    position = play(Position(order, variant(args.variant)), POLICIES[args.policy])
+    position = play(Position(order, variant(int(args.variant))), POLICIES[args.policy])
     sys.stdout.write(of_game(position, seed=seed, player=Player(args.policy.upper())))
     return 0
 

@@ -22,6 +22,7 @@ from typing import Any, TextIO
 
 from machfsol.engine.cards import Card, Deck
 from machfsol.engine.deal import deal, parse_order, parse_seed
+from machfsol.engine.options import add_deal, add_variant
 from machfsol.engine.rules import variant
 from machfsol.errors import UsageError
 from machfsol.terminal import curses_ui
@@ -42,10 +43,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     parser = subparsers.add_parser(
         "play", help="play full screen in the terminal (--plain: one typed command a line)"
     )
-    parser.add_argument("--variant", type=int, choices=(1, 2), default=1, help="1 (default) or 2")
-    parser.add_argument("--seed", help="deal number, 1..2147483646 (default: random, shown)")
-    parser.add_argument("--order", help='explicit dealing order, e.g. "AS 7H ..."')
-    parser.add_argument("--deck", type=int, help="deck size: 52 (default), 48, ..., 20")
+    add_variant(parser, many_deals=False)
+    add_deal(parser, random_seed=True)
     parser.add_argument(
         "--style",
         choices=[style.value for style in Style],
@@ -81,17 +80,16 @@ def run_play(args: argparse.Namespace) -> int:
         Deck(size)
         seed = random_seed() if args.seed is None else parse_seed(args.seed)
         order = deal(seed, size)
+    game = variant(int(args.variant))
     face = CardFace(Style(args.style), wants_colour(sys.stdout), can_show_symbols(sys.stdout))
     transcript = None if args.transcript is None else Path(args.transcript)
     if not args.plain:
         why_not = full_screen_refusal(sys.stdin, sys.stdout)
         if why_not is None:
-            return run_full_screen(Sitting(variant(args.variant), face, transcript), order, seed)
+            return run_full_screen(Sitting(game, face, transcript), order, seed)
         if why_not:
             print(f"machfsol: {why_not}: playing in line mode (as with --plain)", file=sys.stderr)
-    session = Session(
-        variant(args.variant), face, sys.stdout, transcript, clear=is_ansi_terminal(sys.stdout)
-    )
+    session = Session(game, face, sys.stdout, transcript, clear=is_ansi_terminal(sys.stdout))
     try:
         session.start(order, seed)
         return session.run(input)
