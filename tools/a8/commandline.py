@@ -5,6 +5,12 @@ Both are argparse programs whose sub-commands are contributed by modules, each w
 Both turn their user-facing errors into one line on stderr and a non-zero status,
 so a bad input never shows a traceback.
 
+Every command and sub-command has a description and every argument a help text
+(tests/a8/test_help.py walks them all). The help names the documentation by its
+address on the web (:func:`docs`), since an installed wheel has no ``docs/`` folder.
+An option a sub-command does not know gets that sub-command's usage, not the top
+command's.
+
 What reaches the terminal is shown, never obeyed: a message that quotes a file name
 or a line of a script holding control characters (an escape sequence that clears
 the screen) shows them escaped (:func:`printable`), and standard output escapes
@@ -20,8 +26,18 @@ import importlib
 import io
 import os
 import sys
+import textwrap
 from collections.abc import Sequence
 from typing import Final
+
+#: Where the documentation is read: the repository's docs/ folder on the web.
+DOCS_URL: Final = "https://github.com/machfsol/machfsol/blob/main/docs/"
+
+
+def docs(page: str) -> str:
+    """The address of a page of the documentation (``docs("ATR.md")``)."""
+    return f"{DOCS_URL}{page}"
+
 
 #: The exit status of every command of ``a8`` and ``machfsol``, said once: the end of
 #: both commands' ``--help``, and the README.
@@ -52,7 +68,47 @@ def build_parser(
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in command_modules:
         importlib.import_module(name).register(subparsers)
+    _remember_usages(parser)
     return parser
+
+
+def sub_commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """The sub-commands of ``parser`` by name (none for a command without any)."""
+    return {
+        name: sub
+        for action in parser._actions
+        if isinstance(action, argparse._SubParsersAction)
+        for name, sub in action.choices.items()
+    }
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's layout, except that a word longer than the line (an address of the
+    documentation) stays whole, to be copied as it is."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(
+            " ".join(text.split()), width, break_long_words=False, break_on_hyphens=False
+        )
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return textwrap.fill(
+            " ".join(text.split()),
+            width,
+            initial_indent=indent,
+            subsequent_indent=indent,
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+
+
+def _remember_usages(parser: argparse.ArgumentParser) -> None:
+    """Each sub-command notes itself in the arguments it parses: the deepest one
+    chosen is the one whose usage an unknown option gets. All lay out their help alike."""
+    parser.formatter_class = _HelpFormatter
+    for sub in sub_commands(parser).values():
+        sub.set_defaults(usage_parser=sub)
+        _remember_usages(sub)
 
 
 def run(
@@ -68,7 +124,10 @@ def run(
     (:data:`EXIT_STATUS_HELP`).
     """
     _escape_what_stdout_cannot_show()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # argparse would show the top command's usage
+        chosen: argparse.ArgumentParser = getattr(args, "usage_parser", parser)
+        chosen.error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         status: int = args.handler(args)
         if sys.stdout is not None:

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from a8.commandline import docs
 from a8.emu.emulator import find_atari800
 from machfsol.atari.verify import main_job
 from machfsol.engine.autoplay import POLICIES, play
@@ -29,7 +30,11 @@ MAIN_SEEDS = "1-20"
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add ``machfsol main``."""
     main = subparsers.add_parser(
-        "main", help="the main job: engine demo, then build and verify the game disk"
+        "main",
+        help="the main job: engine demo, then build and verify the game disk",
+        description="The project's main job: autoplay a few deals and win rates over a "
+        "sample with the engine, then build the game disk and verify both games on it "
+        f"in atari800 deal by deal. See {docs('VERIFY.md')}.",
     )
     main.add_argument("--deals", type=int, default=1000, help="sample size (default 1000)")
     add_seeds(main, MAIN_SEEDS)

@@ -10,7 +10,7 @@ from a8.basic.atascii import Encoding
 from a8.basic.convert import DEFAULT_SAVE_COMMAND, LARGEST_LISTING, list_program, tokenize
 from a8.basic.errors import RejectedLines
 from a8.basic.program import LARGEST_PROGRAM
-from a8.commandline import warn
+from a8.commandline import docs, warn
 from a8.errors import A8Error
 from a8.files import (
     STDOUT,
@@ -27,7 +27,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     tokenize_parser = subparsers.add_parser(
         "tokenize",
         help="listing -> tokenized program (the SAVE format)",
-        description="Tokenize an Atari BASIC listing into the file SAVE writes.",
+        description="Tokenize an Atari BASIC listing into the file SAVE writes, byte for "
+        "byte what genuine Atari BASIC rev. C makes of it after ENTER; every line it would "
+        f"reject is named (FILE:LINE:COLUMN). See {docs('BASIC.md')}.",
     )
     tokenize_parser.add_argument("listing", type=Path, help="listing file")
     tokenize_parser.add_argument(
@@ -55,7 +57,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     list_parser = subparsers.add_parser(
         "list",
         help="tokenized program -> listing, exactly as LIST prints it",
-        description="List a tokenized Atari BASIC program the way LIST does.",
+        description="List a tokenized Atari BASIC program the way LIST does, byte for byte; "
+        f"warn of a line ENTER could not read back. See {docs('BASIC.md')}.",
     )
     list_parser.add_argument("program", type=Path, help=".BAS file")
     list_parser.add_argument(

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from a8.commandline import docs
 from a8.disk.atr import AtrImage
 from a8.disk.boot import MenuEntry, install_boot_menu
 from a8.disk.check import Report, check_image
@@ -38,6 +39,8 @@ from a8.files import (
 )
 from a8.reading import read_input
 
+#: Help of every DISK argument.
+DISK_HELP = "the ATR disk image"
 #: What a8 writes, for messages.
 WRITTEN = "DOS 2.0S, DOS 2.5, DOS 2.0D and MyDOS"
 
@@ -49,12 +52,21 @@ class DiskCommandError(A8Error):
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add ``a8 atr`` and its sub-commands."""
     atr = subparsers.add_parser(
-        "atr", help="ATR disk images: DOS 2.x, MyDOS, SpartaDOS (read); DOS 2.x, MyDOS (write)"
+        "atr",
+        help="ATR disk images: DOS 2.x, MyDOS, SpartaDOS (read); DOS 2.x, MyDOS (write)",
+        description="Disk images as SIO2PC, FujiNet, SDrive and the emulators use them: "
+        "name their file system, list, read and check them; make DOS 2 disks, copy files "
+        "onto them and off them, and write a boot menu. A disk is changed only when "
+        f"nothing could go wrong, else left byte for byte as it was. See {docs('ATR.md')}.",
     )
     commands = atr.add_subparsers(dest="atr_command", metavar="ACTION", required=True)
 
-    new = commands.add_parser("new", help="create an empty DOS 2 disk image")
-    new.add_argument("disk", type=output_argument)
+    new = commands.add_parser(
+        "new",
+        help="create an empty DOS 2 disk image",
+        description="Write an empty, formatted DOS 2 disk image (DOS 2.0S, 2.5 or 2.0D).",
+    )
+    new.add_argument("disk", type=output_argument, help="the image to write (- for stdout)")
     new.add_argument(
         "--density",
         choices=[d.value for d in Density],
@@ -64,14 +76,24 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     new.add_argument("--force", action="store_true", help="replace an existing file")
     new.set_defaults(handler=cmd_new)
 
-    ls = commands.add_parser("ls", help="name the file system and list the files")
-    ls.add_argument("disk", type=Path)
+    ls = commands.add_parser(
+        "ls",
+        help="name the file system and list the files",
+        description="Name the disk's file system, then list its files as the DOS does "
+        "(DOS 2.x, MyDOS, SpartaDOS), with the free sectors.",
+    )
+    ls.add_argument("disk", type=Path, help=DISK_HELP)
     ls.add_argument("directory", nargs="?", help="a subdirectory (MyDOS, SpartaDOS): A>B or A/B")
     ls.set_defaults(handler=cmd_ls)
 
-    add = commands.add_parser("add", help="copy a file onto the disk (DOS 2.x, MyDOS)")
-    add.add_argument("disk", type=Path)
-    add.add_argument("file", type=Path)
+    add = commands.add_parser(
+        "add",
+        help="copy a file onto the disk (DOS 2.x, MyDOS)",
+        description="Copy a file onto a DOS 2.x or MyDOS disk, replacing an unlocked file "
+        "of the same name, as DOS's COPY does.",
+    )
+    add.add_argument("disk", type=Path, help=DISK_HELP)
+    add.add_argument("file", type=Path, help="the file to copy onto it")
     add.add_argument(
         "--name", help="name on the disk (default: the file's name); DIR>NAME on MyDOS"
     )
@@ -80,30 +102,46 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     add.set_defaults(handler=cmd_add)
 
-    get = commands.add_parser("get", help="copy a file off the disk")
-    get.add_argument("disk", type=Path)
+    get = commands.add_parser(
+        "get",
+        help="copy a file off the disk",
+        description="Copy a file off a DOS 2.x, MyDOS or SpartaDOS disk, byte for byte.",
+    )
+    get.add_argument("disk", type=Path, help=DISK_HELP)
     get.add_argument("name", help="NAME.EXT, or DIR>NAME.EXT in a subdirectory")
     get.add_argument(
         "-o", "--output", type=output_argument, help="output file, - for stdout (default: NAME.EXT)"
     )
     get.set_defaults(handler=cmd_get)
 
-    rm = commands.add_parser("rm", help="delete a file (DOS 2.x, MyDOS)")
-    rm.add_argument("disk", type=Path)
-    rm.add_argument("name")
+    rm = commands.add_parser(
+        "rm",
+        help="delete a file (DOS 2.x, MyDOS)",
+        description="Delete a file from a DOS 2.x or MyDOS disk and free its sectors.",
+    )
+    rm.add_argument("disk", type=Path, help=DISK_HELP)
+    rm.add_argument("name", help="NAME.EXT, or DIR>NAME.EXT in a subdirectory")
     rm.add_argument(
         "--force", action="store_true", help="write even if the image is write-protected"
     )
     rm.set_defaults(handler=cmd_rm)
 
-    check = commands.add_parser("check", help="check the file system (exit 1 on problems)")
-    check.add_argument("disk", type=Path)
+    check = commands.add_parser(
+        "check",
+        help="check the file system (exit 1 on problems)",
+        description="Check the image and its file system: every problem on a line of its "
+        "own, then the verdict; exit status 1 if there is any problem.",
+    )
+    check.add_argument("disk", type=Path, help=DISK_HELP)
     check.set_defaults(handler=cmd_check)
 
     boot = commands.add_parser(
-        "boot", help="write a boot menu that runs tokenized BASIC programs without DOS"
+        "boot",
+        help="write a boot menu that runs tokenized BASIC programs without DOS",
+        description="Make a DOS 2 disk boot into a menu of its tokenized BASIC programs: "
+        "a key runs one, with no DOS loaded (BASIC must be enabled).",
     )
-    boot.add_argument("disk", type=Path)
+    boot.add_argument("disk", type=Path, help=DISK_HELP)
     boot.add_argument(
         "--menu",
         action="append",

@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from a8.commandline import printable
+from a8.commandline import docs, printable
 from a8.emu.doctor import diagnose, report
 from a8.emu.emulator import EmulatorOptions, RunResult, run
 from a8.emu.launch import LaunchError, stage_program
@@ -37,7 +37,13 @@ class RunArgumentError(UsageError):
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add ``a8 emu`` and its sub-commands."""
-    emu = subparsers.add_parser("emu", help="run programs and disks headless in atari800")
+    emu = subparsers.add_parser(
+        "emu",
+        help="run programs and disks headless in atari800",
+        description="Run disks and BASIC programs in the atari800 emulator with no window "
+        "and no sound, fed by an input script, and check that everything it needs is in "
+        f"place. See {docs('EMULATOR.md')}.",
+    )
     commands = emu.add_subparsers(dest="emu_command", metavar="ACTION", required=True)
 
     runner = commands.add_parser(
@@ -48,18 +54,24 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
             "A .ATR boots from drive 1; a .BAS or .LST file is copied into the H: folder "
             "and run from BASIC after boot. Without --script the machine runs --frames "
             "frames. Exit status 0 when the script ran to its end and the emulator quit "
-            "cleanly, 1 otherwise."
+            f"cleanly, 1 otherwise. Scripts: {docs('EMULATOR.md')}."
         ),
     )
     runner.add_argument("target", nargs="?", type=Path, help=".ATR, .BAS or .LST file")
-    runner.add_argument("--script", type=Path, help="input script (format: docs/EMULATOR.md)")
+    runner.add_argument(
+        "--script", type=Path, help="input script: wait, type, key, screenshot ... (see above)"
+    )
     runner.add_argument(
         "--frames",
         type=int,
         default=None,
         help=f"frames to run after the start (default without --script: {DEFAULT_FRAMES})",
     )
-    runner.add_argument("--hdir", type=Path, help="host folder mapped as H1: (default: temporary)")
+    runner.add_argument(
+        "--hdir",
+        type=Path,
+        help="an existing host folder mapped as H1: (default: a new temporary one)",
+    )
     add_machine_arguments(runner)
     runner.add_argument("--no-basic", action="store_true", help="boot without BASIC")
     runner.add_argument(
@@ -82,7 +94,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         description="Check atari800, Debian contrib, ROM files, H: access and a real "
         "headless run; print the commands that fix what is missing (exit 1 then).",
     )
-    doctor.add_argument("--hdir", type=Path, help="H: folder to check for write access")
+    doctor.add_argument("--hdir", type=Path, help="an existing H: folder to check for write access")
     add_machine_arguments(doctor)
     doctor.set_defaults(handler=cmd_doctor)
 

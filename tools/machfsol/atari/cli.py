@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from a8.commandline import docs
 from a8.disk.atr import AtrImage
 from a8.emu.cli import add_machine_arguments, check_machine
 from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, find_atari800, resolve_roms
@@ -64,7 +65,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "build",
         help="build the bootable game disk MACHFSOL.ATR",
         description="Generate both programs from the one source, tokenize them and write "
-        "the bootable game disk. See docs/ATR.md.",
+        f"the bootable game disk. See {docs('GAME.md')}.",
     )
     build.add_argument(
         "-o",
@@ -83,9 +84,11 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         description="Write the listing of the program the game disk carries: the one "
         "source's lines for this variant, without REMs, the most used numbers kept in "
         "variables (what LIST shows on the Atari). --remarks writes the source's lines as "
-        "they are, REMs and numbers. See docs/GAME.md.",
+        f"they are, REMs and numbers. See {docs('GAME.md')}.",
     )
-    listing.add_argument("variant", type=int, choices=VARIANTS)
+    listing.add_argument(
+        "variant", type=int, choices=VARIANTS, help="the game: 1 (MACHFSOL.1) or 2 (MACHFSOL.2)"
+    )
     listing.add_argument(
         "-o", "--output", type=output_argument, help="file to write (default: standard output)"
     )
@@ -116,7 +119,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--source, unless --disk or --program says otherwise) in atari800, autoplay the deals "
         "in the games' test mode and replay every transcript on the engine. Exit 0: all "
         "verified; 1: a deal differs (its seed and first differing line are printed); 2: "
-        "bad arguments. See docs/VERIFY.md.",
+        f"bad arguments or set-up. See {docs('VERIFY.md')}.",
     )
     add_variant(parser, many_deals=True)
     add_seeds(parser, DEFAULT_SEEDS)

@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import Any
 
-from a8.commandline import warn
+from a8.commandline import docs, warn
 from a8.errors import A8Error
 from a8.reading import read_input, shown_name
 from machfsol.engine.autoplay import POLICIES, play
@@ -25,11 +25,21 @@ from machfsol.errors import MachfsolError, UsageError
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add the engine's sub-commands."""
-    deal_parser = subparsers.add_parser("deal", help="print the dealt order of a deal")
+    deal_parser = subparsers.add_parser(
+        "deal",
+        help="print the dealt order of a deal",
+        description="Print the cards of a deal in the order they are dealt, as card codes "
+        f"(AS 7H ...), the same order the Atari programs deal. See {docs('RULES.md')}.",
+    )
     add_deal(deal_parser)
     deal_parser.set_defaults(handler=run_deal)
 
-    auto = subparsers.add_parser("autoplay", help="autoplay a deal, print its transcript")
+    auto = subparsers.add_parser(
+        "autoplay",
+        help="autoplay a deal, print its transcript",
+        description="Play a deal with the autoplay policy (the one the Atari programs play "
+        f"in test mode) and print the game as a transcript. See {docs('TRANSCRIPT.md')}.",
+    )
     add_variant(auto, many_deals=False)
     add_deal(auto)
     auto.add_argument(
@@ -40,8 +50,16 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     auto.set_defaults(handler=run_autoplay)
 
-    check = subparsers.add_parser("check", help="replay transcripts on the engine")
-    check.add_argument("files", nargs="+", metavar="FILE")
+    check = subparsers.add_parser(
+        "check",
+        help="replay transcripts on the engine",
+        description="Replay each transcript on the engine, move by move, and say whether "
+        "it is a legal game with the result it claims, or the first line where it is not "
+        f"(exit 1 then). See {docs('TRANSCRIPT.md')}.",
+    )
+    check.add_argument(
+        "files", nargs="+", metavar="FILE", help="a transcript file; - for standard input"
+    )
     check.set_defaults(handler=run_check)
 
 

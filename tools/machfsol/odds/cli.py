@@ -12,6 +12,7 @@ import json
 import sys
 from typing import Any
 
+from a8.commandline import docs
 from a8.files import check_output, output_argument, write_atomically
 from machfsol.engine.cards import DECK_SIZES, Deck
 from machfsol.engine.deal import MAX_SEED, deal, parse_order, parse_seed
@@ -47,7 +48,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         description=(
             "For each variant and deck size, play deals FIRST-SEED..FIRST-SEED+DEALS-1 "
             "with the autoplay policy and with one redeal, and solve the first "
-            "SOLVER-DEALS of them with the perfect-information solver."
+            "SOLVER-DEALS of them with the perfect-information solver; print each rate "
+            f"with its 95% interval. See {docs('ODDS.md')}."
         ),
     )
     add_variant(odds, many_deals=True)
@@ -99,6 +101,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     solve_parser = subparsers.add_parser(
         "solve",
         help="can this deal be won? (perfect information: the solver knows the stock)",
+        description="Decide whether one deal can be won by a player who knew the order of "
+        "the stock: WON (with a winning line, which --transcript writes), LOST (every line "
+        f"tried) or UNKNOWN (the node limit came first). See {docs('ODDS.md')}.",
     )
     add_variant(solve_parser, many_deals=False)
     add_deal(solve_parser)

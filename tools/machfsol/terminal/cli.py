@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from a8.commandline import docs
 from machfsol.engine.cards import Card, Deck
 from machfsol.engine.deal import deal, parse_order, parse_seed
 from machfsol.engine.options import add_deal, add_variant
@@ -41,7 +42,12 @@ from machfsol.terminal.table_view import (
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add ``machfsol play``."""
     parser = subparsers.add_parser(
-        "play", help="play full screen in the terminal (--plain: one typed command a line)"
+        "play",
+        help="play full screen in the terminal (--plain: one typed command a line)",
+        description="Play MAChFsol 1 or 2 in the terminal: full screen with the Atari "
+        "game's keys, or one typed command a line (--plain, and whenever standard input "
+        "or output is not a terminal: screen readers, pipes, scripts). Ctrl-C quits. See "
+        f"{docs('PLAY.md')}.",
     )
     add_variant(parser, many_deals=False)
     add_deal(parser, random_seed=True)
