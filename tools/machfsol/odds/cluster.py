@@ -225,7 +225,13 @@ def run_on_cluster(
     once per task. ``tls`` gives the files of a ``tls://`` address (None: Dask's
     configuration). Raises ClusterError when the scheduler cannot be reached or a task
     fails for good (its worker died too often, or the function raised)."""
-    from distributed import Client, LocalCluster, as_completed
+    try:  # an optional extra: machfsol[cluster]
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise UsageError(
+            "--cluster needs Dask's distributed package, an optional part of machfsol: "
+            "pip install 'machfsol[cluster]' (in a checkout: pip install -e '.[cluster]')"
+        ) from None
 
     cluster: Any = None
     if address == "local":
