@@ -233,14 +233,20 @@ class Script:
         """Read a script file (errors name the file and line)."""
         try:
             data = read_at_most(path, LARGEST_SCRIPT)
-            if len(data) > LARGEST_SCRIPT:
-                raise ScriptError(f"{path}: more than {LARGEST_SCRIPT:,} bytes: not a script")
-            text = data.decode("utf-8")
         except OSError as error:
             raise ScriptError(f"{path}: cannot read script: {error.strerror}") from None
+        if len(data) > LARGEST_SCRIPT:
+            raise ScriptError(f"{path}: more than {LARGEST_SCRIPT:,} bytes: not a script")
+        return cls.from_bytes(data, str(path))
+
+    @classmethod
+    def from_bytes(cls, data: bytes, source: str = "<script>") -> Script:
+        """A script file's bytes (UTF-8), as :meth:`load` reads them."""
+        try:
+            text = data.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise ScriptError(f"{path}: cannot read script: {error}") from None
-        return cls.parse(text, str(path))
+            raise ScriptError(f"{source}: cannot read script: {error}") from None
+        return cls.parse(text, source)
 
 
 def _check_step(step: Step) -> None:
