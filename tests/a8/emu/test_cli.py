@@ -61,6 +61,7 @@ def test_run_listing_with_screenshot(
     listing = tmp_path / "hi.lst"
     listing.write_text('10 OPEN #1,8,0,"H1:OUT.TXT":PRINT #1;"RAN":CLOSE #1\n')
     png, log, hdir = tmp_path / "end.png", tmp_path / "run.log", tmp_path / "h"
+    hdir.mkdir()  # --hdir names a folder that is there (it is not created)
     args = ["emu", "run", str(listing), "--hdir", str(hdir), "--frames", "120"]
     assert main([*args, "--screenshot", str(png), "--log", str(log), "--print-screen"]) == 0
     out = capsys.readouterr().out

@@ -99,6 +99,7 @@ def test_boot_an_atr(atari800: str, tmp_path: Path, flags: list[str]) -> None:
     script = tmp_path / "boot.txt"
     script.write_text("wait 150\nkey 1\nwait-file OUT.TXT 3000\n")
     hdir = tmp_path / "h"
+    hdir.mkdir()  # --hdir names a folder that is there (it is not created)
     args = ["emu", "run", str(image), "--script", str(script), "--hdir", str(hdir)]
     assert main([*args, *flags]) == 0
     assert (hdir / "OUT.TXT").read_bytes() == b"1\x9b4\x9b9\x9b"
