@@ -15,7 +15,13 @@ Targets (the parsers users feed files to):
   1, the VTOC(s), the first directory sector set to each edge value) of one disk of
   each file system;
 - transcript: ``machfsol check`` (parse and replay) of autoplayed games with timing
-  lines, in LF and ATASCII line ends.
+  lines, in LF and ATASCII line ends;
+- script: ``a8 emu run --script``'s reading of input scripts (the examples, every
+  command, issue 28's ``wait 999999999999`` and control characters);
+- command lines: ``a8`` and ``machfsol`` run on real command lines with words
+  replaced by long names, ``/dev/zero``, ``./-``, control characters, the input as
+  the output, numbers out of range (tests/a8/test_command_lines.py; atari800
+  hidden, so nothing waits for the emulator).
 
 Each input must end in a result or a one-line error; any other exception is
 counted as a traceback and the first few are saved with ``--save DIR`` (input file
@@ -26,18 +32,30 @@ the same inputs. Figures: docs/ATR.md ("Fuzzing").
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
+import io
+import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the seeds are the tests' (tests/ is a package)
 
-from tests.a8.test_fuzz import LISTINGS, disk_seeds, listing_seeds  # noqa: E402
+from tests.a8.test_command_lines import (  # noqa: E402
+    A8_INPUTS,
+    A8_LINES,
+    MACHFSOL_INPUTS,
+    MACHFSOL_LINES,
+    fill,
+)
+from tests.a8.test_fuzz import LISTINGS, disk_seeds, listing_seeds, script_seeds  # noqa: E402
 from tests.machfsol.engine.test_transcript_fuzz import check, transcript_seeds  # noqa: E402
 
 from a8.basic import tokenize  # noqa: E402
+from a8.cli import main as a8_main  # noqa: E402
 from a8.errors import A8Error  # noqa: E402
 from a8.fuzz import (  # noqa: E402
     EDGE_BYTES,
@@ -45,10 +63,13 @@ from a8.fuzz import (  # noqa: E402
     atr_regions,
     atr_target,
     fuzz,
+    fuzz_command_lines,
     listing_target,
     program_target,
     scan,
+    script_target,
 )
+from machfsol.cli import main as machfsol_main  # noqa: E402
 from machfsol.errors import MachfsolError  # noqa: E402
 
 CORPUS = ROOT / "tests" / "a8" / "disk" / "corpus"
@@ -81,6 +102,34 @@ def scan_positions(data: bytes) -> list[int]:
     return [p for p in positions if p < len(data)]
 
 
+def command_lines(rounds: int, seed: int) -> list[FuzzReport]:
+    """Both commands' command lines, in a scratch folder, their output thrown away,
+    atari800 hidden and standard input empty (as tests/a8/test_command_lines.py)."""
+    reports = []
+    with tempfile.TemporaryDirectory(prefix="fuzz-commands-") as name:
+        folder = Path(name)
+        fill(folder)
+        os.environ["A8_ATARI800"] = str(folder / "no-atari800")
+        sys.stdin = io.StringIO("")
+        here = Path.cwd()
+        os.chdir(folder)
+        try:
+            with open(os.devnull, "wb") as sink, contextlib.ExitStack() as quiet:
+                out = io.TextIOWrapper(sink, write_through=True)
+                quiet.enter_context(contextlib.redirect_stdout(out))
+                quiet.enter_context(contextlib.redirect_stderr(io.StringIO()))
+                for what, main, lines, inputs in (
+                    ("a8 command lines", a8_main, A8_LINES, A8_INPUTS),
+                    ("machfsol command lines", machfsol_main, MACHFSOL_LINES, MACHFSOL_INPUTS),
+                ):
+                    reports.append(fuzz_command_lines(
+                        what, main, lines, rounds, folder=name, inputs=inputs, seed=seed
+                    ))  # fmt: skip
+        finally:
+            os.chdir(here)
+    return reports
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=60000, help="random inputs per parser")
@@ -96,6 +145,7 @@ def main() -> int:
         ("BAS", program_target, programs, (A8Error,), None),
         ("ATR", atr_target, disk_seeds(), (A8Error,), atr_regions),
         ("transcript", check, transcript_seeds(), (MachfsolError,), None),
+        ("script", script_target, script_seeds(), (A8Error,), None),
     ]
     start = time.perf_counter()
     for name, target, seeds, expected, regions in runs:
@@ -112,6 +162,9 @@ def main() -> int:
                       expected=(A8Error,), values=EDGE_BYTES)  # fmt: skip
         reports.append(report)
         print(f"{report.line()} ({time.perf_counter() - began:.0f} s)", flush=True)
+    for report in command_lines(args.rounds // 20, args.seed):
+        reports.append(report)
+        print(report.line(), flush=True)
     tried = sum(r.tried for r in reports)
     tracebacks = sum(r.tracebacks for r in reports)
     minutes = (time.perf_counter() - start) / 60

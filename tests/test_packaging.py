@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import fnmatch
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -27,6 +28,8 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 import pytest
+import readme_renderer.markdown
+import trove_classifiers
 
 from a8 import __version__ as a8_version
 from machfsol import __version__ as machfsol_version
@@ -87,6 +90,47 @@ def test_every_data_file_under_tools_ships_in_the_wheel() -> None:
     assert missing == [], f"add a pattern to [tool.setuptools.package-data]: {missing}"
 
 
+def test_every_package_data_pattern_matches_a_file() -> None:
+    """A pattern with no file behind it promises a kind of data the packages do not have."""
+    names = [path.name for path in data_files()]
+    unused = [p for p in package_data_patterns() if not fnmatch.filter(names, p)]
+    assert unused == [], f"remove from [tool.setuptools.package-data]: {unused}"
+
+
+#: Where the README's links and images point: the project on the web.
+PROJECT_URL = "https://github.com/machfsol/machfsol"
+
+
+def test_the_metadata_a_package_index_shows() -> None:
+    """Authors, addresses, classifiers PyPI knows, and a README that renders there: the
+    links absolute, since a package index has none of the repository's files."""
+    project = pyproject()["project"]
+    assert isinstance(project, dict)
+    assert project["authors"] == [{"name": "The MAChFsol authors"}]
+    assert set(project["urls"]) == {"Homepage", "Documentation", "Source", "Issues"}
+    assert all(url.startswith(PROJECT_URL) for url in project["urls"].values())
+    unknown = set(project["classifiers"]) - set(trove_classifiers.classifiers)
+    assert project["classifiers"] and unknown == set()
+    html = readme_renderer.markdown.render(
+        (REPOSITORY / "README.md").read_text(encoding="utf-8"), variant="GFM"
+    )
+    assert html is not None, "README.md does not render as a package index renders it"
+    targets = re.findall(r'(?:href|src)="([^"]*)"', html)
+    assert len(targets) > 20
+    relative = [t for t in targets if not t.startswith(("https://", "#"))]
+    assert relative == [], "links a package index cannot follow"
+    assert "dist/" in (REPOSITORY / ".gitignore").read_text().splitlines()
+
+
+def test_dask_is_an_extra_not_a_dependency() -> None:
+    """`machfsol odds --cluster` alone needs Dask distributed (and its 20 packages)."""
+    project = pyproject()["project"]
+    assert isinstance(project, dict)
+    assert not any(r.startswith("distributed") for r in project["dependencies"])
+    assert project["optional-dependencies"]["cluster"] == ["distributed>=2024.8"]
+    assert "machfsol[cluster]" in project["optional-dependencies"]["dev"]
+
+
 def test_no_module_looks_for_files_beside_its_own_code() -> None:
     """``__file__`` leads to paths into the repository or site-packages; data is read
     with importlib.resources.files(package) instead."""
@@ -141,6 +185,19 @@ class Installed:
             self.empty,
             self.environment(),
             timeout,
+        )
+
+    def attempt(self, *command: str) -> subprocess.CompletedProcess[str]:
+        """Run an installed command that may fail; what it did."""
+        return subprocess.run(
+            [str(self.venv / "bin" / command[0]), *command[1:]],
+            cwd=self.empty,
+            env=self.environment(),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
         )
 
 
@@ -247,6 +304,8 @@ def test_the_wheel_holds_every_data_file(installed: Installed) -> None:
     assert {"a8/py.typed", "machfsol/py.typed", "a8/__main__.py"} <= wanted | names
     assert wanted - names == set()
     assert not any(name.startswith("tests/") for name in names)
+    # The compiled search's C source is for building (the sdist), not for the wheel.
+    assert not [name for name in names if name.endswith(".c")]
     # PEP 639: the licence text travels with the wheel, named in its metadata.
     licences = [name for name in names if name.endswith(".dist-info/licenses/LICENSE")]
     assert licences, sorted(names)
@@ -272,6 +331,53 @@ def test_the_wheel_holds_the_compiled_search(installed: Installed) -> None:
     assert installed.run("machfsol", "solve", "--variant", "2", "--deck", "44", "--seed", "1") == (
         "LOST (proved: 574 states searched by the reduced search, none wins)\n"
     )
+
+
+@pytest.mark.slow
+def test_the_plain_install_leaves_dask_out(installed: Installed) -> None:
+    """Dask distributed is the extra machfsol[cluster]; --cluster without it is one line
+    saying how to get it, exit status 2."""
+    found = installed.run("python", "-c", "import importlib.util as u; print(u.find_spec('dask'))")
+    assert found == "None\n"
+    result = installed.attempt(
+        "machfsol", "odds", "--deck", "20", "--deals", "2", "--cluster", "local"
+    )
+    assert result.returncode == 2 and result.stdout == ""
+    assert "pip install 'machfsol[cluster]'" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.slow
+def test_a_wheel_built_without_a_c_compiler_runs_the_python_search(
+    installed: Installed, tmp_path: Path
+) -> None:
+    """The README's promise: on a machine without a C compiler the build says so and goes
+    on, and the package runs the same search in Python, with the same answers."""
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    environment["CC"] = "/bin/false"  # a compiler that cannot compile anything
+    dist = tmp_path / "dist"
+    checked(
+        [sys.executable, "-m", "build", "--wheel", "--outdir", str(dist), str(installed.sdist)],
+        tmp_path,
+        environment,
+        timeout=600,
+    )
+    (wheel,) = dist.glob("machfsol-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+    assert not [name for name in names if "_concrete." in name and not name.endswith(".pyi")]
+    venv = tmp_path / "venv"
+    checked([sys.executable, "-m", "venv", str(venv)], tmp_path, environment, timeout=300)
+    checked(
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", str(wheel)],
+        tmp_path,
+        environment,
+        timeout=600,
+    )
+    plain = Installed(installed.sdist, wheel, venv, installed.empty)
+    result = plain.attempt("machfsol", "solve", "--variant", "2", "--deck", "44", "--seed", "1")
+    assert result.returncode == 0
+    assert result.stdout == "LOST (proved: 574 states searched by the reduced search, none wins)\n"
+    assert "the compiled search is not built" in result.stderr
 
 
 @pytest.mark.slow

@@ -1,4 +1,5 @@
-"""Fuzzing a8's parsers on a fixed seed: listing, tokenized program (.BAS), ATR image.
+"""Fuzzing a8's parsers on a fixed seed: listing, tokenized program (.BAS), ATR image,
+emulator script; and the command lines of ``a8`` and ``machfsol``.
 
 Each sample is the same every run (fixed seeds), large enough to reach damaged
 headers, chains, directories and statements, and small enough for CI (a few
@@ -24,20 +25,33 @@ from a8.fuzz import (
     listing_target,
     program_target,
     scan,
+    script_target,
 )
 
 TESTS = Path(__file__).parent
+SCRIPTS = TESTS.parents[1] / "emu_scripts"
 LISTINGS = sorted((TESTS / "basic" / "fixtures" / "corpus").glob("*.lst"))
 DISKS = sorted((TESTS / "disk" / "corpus").glob("*.atr.gz"))
 
 
+#: Issue 28's reproducers among the parsers' inputs: files that are no listing (a SAVE
+#: file, a PNG), a line whose listing LIST breaks in two (ESC), many bad lines.
+LISTING_FINDINGS = [
+    tokenize("10 PRINT 1\n"),
+    b"\x89PNG\r\n\x1a\n" + bytes(64),
+    "10 PRINT L\u241b.X\n".encode(),
+    b"".join(b"%d GOTO\n" % n for n in range(1, 30)),
+]
+
+
 def listing_seeds() -> list[bytes]:
-    """The corpus listings cut into pieces of five lines (a damaged piece is one statement)."""
+    """The corpus listings cut into pieces of five lines (a damaged piece is one
+    statement), and issue 28's reproducers."""
     pieces = []
     for path in LISTINGS:
         lines = path.read_bytes().splitlines(keepends=True)
         pieces += [b"".join(lines[i : i + 5]) for i in range(0, len(lines), 5)]
-    return pieces
+    return pieces + LISTING_FINDINGS
 
 
 def disk_seeds() -> list[bytes]:
@@ -49,6 +63,28 @@ def disk_seeds() -> list[bytes]:
         disk.add_file("ONE.BAS", bytes(range(256)) * 3)
         disk.add_file("TWO.DAT", b"two")
         seeds.append(disk.to_bytes())
+    # Issue 28: a header declaring more sectors than any disk holds (268 MB).
+    claims = bytearray(seeds[-1])
+    claims[2:4], claims[6] = b"\xff\xff", 0xFF
+    seeds.append(bytes(claims))
+    return seeds
+
+
+def script_seeds() -> list[bytes]:
+    """The example scripts, every command of the format, and issue 28's reproducers
+    (a wait of a trillion frames, control characters where names go)."""
+    seeds = [path.read_bytes() for path in sorted(SCRIPTS.glob("*.txt"))]
+    seeds.append(
+        b'wait 150\ntype "10 PRINT 1" RETURN\nkey RETURN\nhold START 30\n'
+        b'wait-file DONE.TXT 6000\nwait-text "Ready" 600\nwait-input 3000\n'
+        b"screenshot out.png\n"
+    )
+    seeds += [
+        b"wait 999999999999\n",
+        b"hold START 5184000\nkey A\n",
+        b"key \x1b[2JRED\n",
+        b'screenshot "\x1b[2J.png"\n',
+    ]
     return seeds
 
 
@@ -69,6 +105,12 @@ def test_program_parser() -> None:
     seeds = [tokenize(path.read_bytes(), file=path.name) for path in LISTINGS]
     report = fuzz("BAS", program_target, seeds, 3000, seed=13, expected=(A8Error,))
     assert_no_tracebacks(report, 3000 + len(seeds))
+
+
+def test_script_parser() -> None:
+    seeds = script_seeds()
+    report = fuzz("script", script_target, seeds, 1500, seed=13, expected=(A8Error,))
+    assert_no_tracebacks(report, 1500 + len(seeds))
 
 
 def test_atr_parser() -> None:

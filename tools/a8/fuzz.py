@@ -11,11 +11,18 @@ the first few are kept with the seed and round that reproduce them.
 
 The same seed gives the same inputs, so CI runs a fixed-seed sample of every
 parser (tests/test_fuzz.py) and ``benchmarks/fuzz.py`` a longer run.
+
+The command lines are fuzzed too (:func:`fuzz_command_lines`): real command lines
+with words replaced by, or followed by, the values careful users and mistakes give
+(a name longer than the system allows, ``/dev/zero``, ``./-``, control characters,
+the input itself as the output, numbers out of range). A command must end with exit
+status 0, 1 or 2, or argparse's usage error; anything else is a traceback.
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
 import random
 import traceback
 from collections.abc import Callable, Sequence
@@ -24,6 +31,7 @@ from functools import partial
 
 from a8.basic.atascii import Encoding
 from a8.basic.convert import list_program, tokenize
+from a8.basic.errors import RejectedLines
 from a8.disk.atr import AtrImage
 from a8.disk.boot import MenuEntry, install_boot_menu
 from a8.disk.check import check_image
@@ -31,6 +39,7 @@ from a8.disk.cli import directory_lines, sparta_lines
 from a8.disk.detect import FileSystemKind, identify
 from a8.disk.dos2 import Dos2Disk
 from a8.disk.sparta import SpartaDisk
+from a8.emu.script import Script
 from a8.errors import A8Error
 
 #: Byte values that tend to matter: zeros, sign bits, ATASCII end of line, all ones.
@@ -210,8 +219,9 @@ def _attempt(action: Callable[[], object]) -> None:
 
 
 def atr_target(data: bytes) -> None:
-    """What ``a8 atr`` does with an image: name, list, check, read every file, write."""
-    image = AtrImage.from_bytes(data, "FUZZ.ATR")
+    """What ``a8 atr`` does with an image: read it as a file is read (within the bounds
+    its header and the largest disk allow), name, list, check, read every file, write."""
+    image = AtrImage.read_from(io.BytesIO(data), "FUZZ.ATR")
     identity = identify(image)
     report = check_image(image)
     for problem in report.problems:
@@ -260,13 +270,117 @@ def atr_regions(data: bytes) -> list[range]:
     return spans
 
 
+def _one_line(message: str) -> None:
+    """A warning or error the commands print: one line, no raw control character."""
+    if any(char < " " for char in message):
+        raise AssertionError(f"not one clean line: {message!r}")
+
+
 def listing_target(data: bytes) -> None:
-    """``a8 tokenize``, and ``a8 list`` of what it made."""
-    program = tokenize(data, file="FUZZ.LST")
-    list_program(program, file="FUZZ.BAS")
+    """``a8 tokenize`` (every rejected line reported, each one line), and ``a8 list``
+    of what it made, with its warnings."""
+    try:
+        program = tokenize(data, file="FUZZ.LST")
+    except RejectedLines as rejected:
+        for error in rejected.errors:
+            _one_line(str(error))
+        raise
+    list_program(program, file="FUZZ.BAS", warn=_one_line)
 
 
 def program_target(data: bytes) -> None:
-    """``a8 list`` of a tokenized program, in both encodings."""
-    list_program(data, file="FUZZ.BAS")
+    """``a8 list`` of a tokenized program, in both encodings, with its warnings."""
+    list_program(data, file="FUZZ.BAS", warn=_one_line)
     list_program(data, file="FUZZ.BAS", encoding=Encoding.ATASCII)
+
+
+def script_target(data: bytes) -> None:
+    """``a8 emu run --script``: the script read (its input bounded when it is read),
+    its frames counted, and written back in the text format that reads the same."""
+    script = Script.from_bytes(data, "FUZZ.TXT")
+    script.input_frames()
+    if Script.parse(script.to_text(), "FUZZ.TXT") != script:
+        raise AssertionError("the script's text does not read back the same")
+
+
+# -- the command lines ----------------------------------------------------------------------
+
+#: Values that careful users type and mistakes give, as whole words of a command line
+#: ({folder} is a scratch folder, {input} a file of the command's own).
+NASTY_WORDS: tuple[str, ...] = (
+    "",
+    "-",
+    "./-",
+    "/dev/zero",
+    "/dev/null",
+    "/",
+    "X" * 300,
+    "\x1b[2J\x1b[31mRED",
+    "a\nb",
+    "0",
+    "-1",
+    "999999999999",
+    "nan",
+    "1-",
+    "9-1",
+    "both",
+    "all",
+    "--",
+    "--help-me",
+    "{folder}",
+    "{folder}/missing/out",
+    "{input}",
+)
+
+
+def command_line_target(main: Callable[[list[str]], int], folder: str) -> Callable[[bytes], object]:
+    """A target that runs ``main`` on a command line (its words joined by NUL bytes,
+    ``{folder}`` standing for ``folder``): exit status 0, 1 or 2, or argparse's usage
+    error (SystemExit 2), are results; anything else is a finding."""
+
+    def run(data: bytes) -> int:
+        argv = [word.replace("{folder}", folder) for word in data.decode().split("\0")]
+        try:
+            status = main(argv)
+        except SystemExit as stop:  # argparse: a usage error, or --help
+            if stop.code not in (0, 2):
+                raise AssertionError(f"SystemExit({stop.code!r})") from None
+            return int(stop.code or 0)
+        if status not in (0, 1, 2):
+            raise AssertionError(f"exit status {status}")
+        return status
+
+    return run
+
+
+def fuzz_command_lines(
+    name: str,
+    main: Callable[[list[str]], int],
+    bases: Sequence[Sequence[str]],
+    rounds: int,
+    *,
+    folder: str,
+    inputs: dict[str, str],
+    seed: int = 0,
+    keep: int = 5,
+) -> FuzzReport:
+    """Run ``main`` on each base command line, then on ``rounds`` mutated ones: one to
+    three words replaced by a :data:`NASTY_WORDS` value, or one added. ``{input}`` is
+    replaced by ``inputs[base's first word]`` (a file that command reads)."""
+    report = FuzzReport(name)
+    chooser = random.Random(seed)
+    target = command_line_target(main, folder)
+    for number in range(rounds + len(bases)):
+        base = list(bases[number % len(bases)])
+        words = list(base)
+        if number >= len(bases):
+            for _ in range(chooser.randint(1, 3)):
+                value = chooser.choice(NASTY_WORDS)
+                value = value.replace("{input}", inputs.get(base[0], "{folder}"))
+                if chooser.random() < 0.2:
+                    words.insert(chooser.randrange(len(words) + 1), value)
+                else:
+                    words[chooser.randrange(1, len(words)) if len(words) > 1 else 0] = value
+        data = "\0".join(words).encode()
+        report.attempt(target, data, (), (seed, number), keep)
+    return report

@@ -13,22 +13,31 @@ import time
 from pathlib import Path
 from typing import Any
 
+from a8.commandline import docs
+from a8.emu.emulator import find_atari800
 from machfsol.atari.verify import main_job
 from machfsol.engine.autoplay import POLICIES, play
 from machfsol.engine.deal import deal
+from machfsol.engine.options import add_seeds
 from machfsol.engine.rules import Position, variant
+from machfsol.engine.seed_list import parse_seed_list
 from machfsol.errors import UsageError
+
+#: The deals ``machfsol main`` verifies in atari800, per variant.
+MAIN_SEEDS = "1-20"
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add ``machfsol main``."""
     main = subparsers.add_parser(
-        "main", help="the main job: engine demo, then build and verify the game disk"
+        "main",
+        help="the main job: engine demo, then build and verify the game disk",
+        description="The project's main job: autoplay a few deals and win rates over a "
+        "sample with the engine, then build the game disk and verify both games on it "
+        f"in atari800 deal by deal. See {docs('VERIFY.md')}.",
     )
     main.add_argument("--deals", type=int, default=1000, help="sample size (default 1000)")
-    main.add_argument(
-        "--seeds", type=int, default=20, help="deals verified per variant in atari800 (default 20)"
-    )
+    add_seeds(main, MAIN_SEEDS)
     main.add_argument(
         "-o",
         "--output",
@@ -45,8 +54,8 @@ def run_main(args: argparse.Namespace) -> int:
     game disk is built and verified in the emulator (:func:`machfsol.atari.verify.main_job`)."""
     if not 1 <= args.deals <= 1_000_000:
         raise UsageError(f"--deals {args.deals} is not in 1..1000000")
-    if not 1 <= args.seeds <= 10_000:
-        raise UsageError(f"--seeds {args.seeds} is not in 1..10000")
+    seeds = parse_seed_list(args.seeds)
+    find_atari800()  # the job ends in the emulator: without it, exit 2 before the demo
     print("MAChFsol reference engine: autoplay demo")
     for number in (1, 2):
         game = variant(number)
@@ -73,4 +82,4 @@ def run_main(args: argparse.Namespace) -> int:
                 f"  variant {number}, {size} cards, seeds 1..{args.deals}: {rates} "
                 f"({seconds:.1f} s)"
             )
-    return main_job(seeds=args.seeds, disk=args.output)
+    return main_job(seeds=seeds, disk=args.output)

@@ -18,6 +18,8 @@ from a8.basic import (
     list_program,
     tokenize,
 )
+from a8.basic.convert import MAX_REJECTED_LINES
+from a8.basic.errors import NotAListingError, RejectedLines
 from a8.basic.program import Program
 from a8.cli import main
 from tests.a8.basic.programs import listings
@@ -336,7 +338,9 @@ def test_tokenize_list_round_trips(listing: str) -> None:
     try:
         program = tokenize(listing)
     except BasicSyntaxError as error:
-        assume("line too long" not in error.reason)  # random lines can exceed 255 bytes
+        # Random lines can pass 255 bytes of tokens, or ENTER's 254 characters.
+        assume("line too long" not in error.reason)
+        assume("line longer than" not in error.reason)
         assume("too complex" not in error.reason)
         raise
     listed = _listing(program)
@@ -391,6 +395,78 @@ def test_a_line_with_an_inner_end_token_lists_as_genuine_basic_does() -> None:
     )
     assert program == genuine_save
     assert list_program(program, encoding=Encoding.ATASCII) == genuine_list
+
+
+def test_a_line_listed_as_two_is_warned_about(tmp_path: Path) -> None:
+    """Issue 28: ``a8 list`` of ``10 PRINT L<ESC>.X`` gave a listing that ``a8 tokenize``
+    refuses (its second part has no line number), with no warning; now it warns, as for
+    a line longer than ENTER reads."""
+    program = tokenize("10 PRINT L\u241b.X\n")  # ESC, in ATASCII's UTF-8 spelling
+    warnings: list[str] = []
+    listed = list_program(program, file="E.BAS", warn=warnings.append)
+    assert listed == "10 PRINT L\nREM X\n"  # as genuine LIST prints it
+    assert warnings == [
+        "E.BAS: warning: line 10 lists as 2 lines (its tokens hold an end of line, $9B, "
+        "that LIST prints as it is); ENTER reads each as a line of its own, so the "
+        "listing cannot be read back as it is"
+    ]
+    with pytest.raises(BasicSyntaxError, match="line number expected"):
+        tokenize(listed)
+    assert list_program(tokenize("10 PRINT L\n"), warn=warnings.append) and len(warnings) == 1
+
+
+@pytest.mark.parametrize(
+    ("data", "kind"),
+    [
+        (
+            tokenize("10 PRINT 1\n"),
+            "a tokenized Atari BASIC program (a SAVE file), which a8 list reads",
+        ),
+        (b"\x89PNG\r\n\x1a\n" + bytes(300), "a PNG image"),
+        (b"\x96\x02\x80\x16\x80\x00" + bytes(300), "an ATR disk image, which a8 atr ls reads"),
+    ],
+    ids=["SAVE file", "PNG", "ATR"],
+)
+def test_tokenize_says_what_a_file_that_is_no_listing_is(data: bytes, kind: str) -> None:
+    """Was: "line number expected" for a SAVE file, "line longer than 254 characters"
+    for a PNG."""
+    with pytest.raises(NotAListingError) as caught:
+        tokenize(data, file="X.LST")
+    assert str(caught.value) == f"X.LST: not a listing: it is {kind}"
+
+
+def test_tokenize_reports_every_rejected_line_up_to_a_bound() -> None:
+    listing = "10 PRINT 1\n20 GOTO\nPRINT 3\n30 X=\n40 PRINT 1\n"
+    with pytest.raises(RejectedLines) as caught:
+        tokenize(listing, file="B.LST")
+    assert [str(error) for error in caught.value.errors] == [
+        "B.LST:2:8: syntax error at the end of the line",
+        "B.LST:3:1: line number expected (a line without one is a command BASIC runs at once)",
+        "B.LST:4:6: syntax error at the end of the line",
+    ]
+    assert str(caught.value) == "B.LST:2:8: syntax error at the end of the line"  # the first
+    assert caught.value.summary() == "B.LST: 3 lines BASIC rejects; nothing written"
+    many = "".join(f"{n} GOTO\n" for n in range(1, 50))
+    with pytest.raises(RejectedLines) as caught:
+        tokenize(many, file="M.LST")
+    assert len(caught.value.errors) == MAX_REJECTED_LINES == 20 and caught.value.more
+    assert caught.value.summary() == (
+        "M.LST: more than 20 lines BASIC rejects (the first 20 above); nothing written"
+    )
+
+
+def test_the_command_prints_each_rejected_line_then_a_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    listing = tmp_path / "B.LST"
+    listing.write_text("10 GOTO\n20 GOTO\n")
+    assert main(["tokenize", str(listing), "-o", str(tmp_path / "B.BAS")]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"{listing}:1:8: syntax error at the end of the line",
+        f"{listing}:2:8: syntax error at the end of the line",
+        f"{listing}: 2 lines BASIC rejects; nothing written",
+    ]
+    assert not (tmp_path / "B.BAS").exists()
 
 
 # --------------------------------------------------------------------- SAVE format
@@ -597,8 +673,10 @@ def test_odd_tokens_list_as_genuine_list_prints_them() -> None:
 @pytest.mark.parametrize(
     ("data", "says"),
     [
-        (b"10 PRINT 1\x9b", "it looks like a listing, which a8 tokenize reads"),
-        (b"\xff\xff\x00\x20\x01\x20\x60", "an Atari binary load file: machine code"),
+        (b"10 PRINT 1\x9b", "it is a listing, which a8 tokenize reads"),
+        (b"\xff\xff\x00\x20\x01\x20\x60", "it is an Atari binary load file (machine code)"),
+        (b"\x96\x02\x80\x16\x80" + bytes(11), "it is an ATR disk image, which a8 atr ls reads"),
+        (b"\x89PNG\r\n\x1a\n" + bytes(20), "it is a PNG image"),
         (b"\x01\x02" + bytes(20), "its first two bytes must be 00 00"),
     ],
 )
@@ -636,13 +714,22 @@ def _run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, 
 
 def _check_outcome(status: int, err: str, out: Path, prefix: str) -> None:
     """Success writes the output and says nothing but warnings; failure is exit 1, one
-    line on stderr starting with ``prefix`` (the file and place), and no output file."""
+    line on stderr starting with ``prefix`` (the file and place), and no output file.
+    A listing with several lines BASIC rejects has a line for each (at most 20), then
+    one that counts them."""
     if status == 0:  # warnings only
         assert out.exists() and all(": warning: " in line for line in err.splitlines())
     else:
         assert status == 1 and not out.exists()
-        assert err.startswith(prefix) and err.count("\n") == 1
-        assert all(char >= " " for char in err.rstrip("\n"))  # no raw control bytes
+        lines = err.splitlines()
+        assert err.startswith(prefix) and err.endswith("\n")
+        if len(lines) > 1:
+            assert len(lines) <= MAX_REJECTED_LINES + 1
+            assert all(line.startswith(prefix) for line in lines)
+            assert lines[-1].endswith("lines BASIC rejects; nothing written") or lines[-1].endswith(
+                "(the first 20 above); nothing written"
+            )
+        assert all(char >= " " for char in err.replace("\n", ""))  # no raw control bytes
 
 
 GOLDEN_PROGRAM = (Path(__file__).parent / "fixtures" / "golden" / "machfsol.bas").read_bytes()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -231,3 +234,111 @@ def test_boot_menu_from_the_command_line(
     before = disk.read_bytes()
     assert "too long" in one_line_error(capsys, "boot", str(disk), *too_long)
     assert disk.read_bytes() == before
+
+
+#: The ``a8`` command in a process of its own, run by this interpreter.
+A8 = [sys.executable, "-c", "import sys; from a8.cli import main; sys.exit(main())"]
+
+
+def test_adds_at_once_each_land(tmp_path: Path) -> None:
+    """Issue 28: two ``a8 atr add`` on one image at once lost a file in 5 of 15 runs,
+    both exiting 0. Twelve at once, three rounds: every file is on the disk."""
+    disk = tmp_path / "D.ATR"
+    assert main(["atr", "new", str(disk)]) == 0
+    names = []
+    for round_ in range(3):
+        batch = []
+        for number in range(12):
+            name = f"R{round_}F{number}.DAT"
+            (tmp_path / name).write_bytes(name.encode() * 40)
+            batch.append(name)
+        writers = [
+            subprocess.Popen([*A8, "atr", "add", str(disk), str(tmp_path / name)]) for name in batch
+        ]
+        assert [writer.wait(120) for writer in writers] == [0] * len(batch)
+        names += batch
+    on_disk = {str(entry.name) for entry in Dos2Disk(AtrImage.read(disk)).listed()}
+    assert on_disk == set(names)
+    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_hard_linked_image_is_refused_and_both_names_keep_the_disk(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    disk = tmp_path / "D.ATR"
+    assert run(capsys, "new", str(disk))[0] == 0
+    os.link(disk, tmp_path / "OTHER.ATR")
+    before = disk.read_bytes()
+    (tmp_path / "X.DAT").write_bytes(b"x")
+    for args in (["add", str(disk), str(tmp_path / "X.DAT")], ["rm", str(disk), "X.DAT"]):
+        status, _, err = run(capsys, *args)
+        assert status == 1 and "the file has 2 names (hard links)" in err
+        assert err.count("\n") == 1
+    assert disk.read_bytes() == (tmp_path / "OTHER.ATR").read_bytes() == before
+    assert disk.stat().st_ino == (tmp_path / "OTHER.ATR").stat().st_ino
+
+
+def test_a_temporary_left_by_a_killed_writer_goes_with_the_next_write(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    disk = tmp_path / "D.ATR"
+    assert run(capsys, "new", str(disk))[0] == 0
+    stale = tmp_path / ".D.ATR.k1lled00.tmp"
+    stale.write_bytes(disk.read_bytes())  # what SIGKILL before the rename leaves
+    (tmp_path / "X.DAT").write_bytes(b"x")
+    assert run(capsys, "add", str(disk), str(tmp_path / "X.DAT"))[0] == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["D.ATR", "X.DAT"]
+
+
+def test_get_over_its_own_image_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Was: ``a8 atr get self.atr OK.BAS -o self.atr`` replaced the disk by the file."""
+    disk = tmp_path / "self.atr"
+    assert run(capsys, "new", str(disk))[0] == 0
+    (tmp_path / "OK.BAS").write_bytes(b"x" * 44)
+    assert run(capsys, "add", str(disk), str(tmp_path / "OK.BAS"))[0] == 0
+    before = disk.read_bytes()
+    status, _, err = run(capsys, "get", str(disk), "OK.BAS", "-o", str(tmp_path / "." / disk.name))
+    assert status == 1 and "is also the input" in err and err.count("\n") == 1
+    assert disk.read_bytes() == before
+
+
+def test_new_with_a_name_too_long_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, _, err = run(capsys, "new", str(tmp_path / ("X" * 300)))
+    assert status == 1 and err.endswith(": cannot write: File name too long\n")
+    assert err.count("\n") == 1
+
+
+def test_unbounded_inputs_are_refused_after_their_format_s_bound(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Was a MemoryError under a memory limit: /dev/zero read until memory ran out."""
+    disk = tmp_path / "D.ATR"
+    assert run(capsys, "new", str(disk))[0] == 0
+    before = disk.read_bytes()
+    status, _, err = run(capsys, "add", str(disk), "/dev/zero")
+    assert (
+        status == 1 and err == f"/dev/zero: more than 92,176 bytes: larger than the disk {disk}\n"
+    )
+    assert disk.read_bytes() == before
+    assert run(capsys, "ls", "/dev/zero")[2] == (
+        "/dev/zero: not an ATR image (bytes 0-1 are 00 00, expected 96 02)\n"
+    )
+    huge = tmp_path / "huge.atr"  # a 92 KB header on a file larger than any disk
+    with huge.open("wb") as handle:
+        handle.write(before[:16])
+        handle.truncate(40 * 2**20)
+    status, _, err = run(capsys, "check", str(huge))
+    assert status == 1
+    assert err == (
+        f"{huge}: more than 33,553,920 bytes: "
+        "larger than any ATR image (after its 16-byte header)\n"
+    )
+    header = bytearray(before[:16])
+    header[2:4] = b"\xff\xff"
+    header[6] = 0xFF  # 268 MB of sectors declared
+    (tmp_path / "claims.atr").write_bytes(bytes(header) + before[16:])
+    assert "more than any disk holds" in run(capsys, "ls", str(tmp_path / "claims.atr"))[2]

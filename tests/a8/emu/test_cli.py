@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from a8.cli import main
+from a8.emu import doctor
 from a8.emu.emulator import EmulatorOptions, run
 from a8.emu.script import Script
 
@@ -60,6 +61,7 @@ def test_run_listing_with_screenshot(
     listing = tmp_path / "hi.lst"
     listing.write_text('10 OPEN #1,8,0,"H1:OUT.TXT":PRINT #1;"RAN":CLOSE #1\n')
     png, log, hdir = tmp_path / "end.png", tmp_path / "run.log", tmp_path / "h"
+    hdir.mkdir()  # --hdir names a folder that is there (it is not created)
     args = ["emu", "run", str(listing), "--hdir", str(hdir), "--frames", "120"]
     assert main([*args, "--screenshot", str(png), "--log", str(log), "--print-screen"]) == 0
     out = capsys.readouterr().out
@@ -99,7 +101,8 @@ def test_run_reports_bad_input_on_one_line(
 @pytest.mark.parametrize(
     ("option", "message"),
     [
-        (["--frames", "-5"], "--frames -5: give 0 or more frames"),
+        (["--frames", "-5"], "--frames -5: give 0 to 5184000 frames"),
+        (["--frames", "999999999999"], "--frames 999999999999: give 0 to 5184000 frames"),
         (["--max-frames", "0"], "--max-frames 0: give 1 or more frames"),
         (["--timeout", "-1"], "--timeout -1.0: give a number of seconds above 0"),
         (["--timeout", "nan"], "--timeout nan: give a number of seconds above 0"),
@@ -108,5 +111,54 @@ def test_run_reports_bad_input_on_one_line(
 def test_run_refuses_limits_that_end_it_before_it_starts(
     capsys: pytest.CaptureFixture[str], option: list[str], message: str
 ) -> None:
-    assert main(["emu", "run", *option]) == 1
+    assert main(["emu", "run", *option]) == 2
     assert capsys.readouterr().err.strip() == message
+
+
+@pytest.mark.emulator
+def test_run_shows_control_characters_of_its_outputs_escaped(
+    atari800: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Was: ``screenshot "<ESC>[2J.png"`` in a script cleared the terminal when the
+    run named the screenshot it wrote."""
+    script = tmp_path / "s.txt"
+    script.write_text('wait 10\nscreenshot "\x1b[2J.png"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["emu", "run", "--script", str(script), "--log", "x\x1b[2J.log"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out
+    assert "screenshot: \\x1b[2J.png" in out.splitlines()
+    assert "log: x\\x1b[2J.log" in out.splitlines()
+    assert (tmp_path / "\x1b[2J.png").exists()
+
+
+@pytest.mark.parametrize("contrib", [True, False], ids=["contrib enabled", "contrib missing"])
+def test_doctor_prints_only_the_fixes_needed(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    contrib: bool,
+) -> None:
+    """Was: contrib said [ok] and the atari800 fix still began with enabling it; and
+    the hint named ``bash .ci/setup`` to users of an installed wheel, who have none."""
+    monkeypatch.chdir(tmp_path)  # a folder that is no checkout
+    monkeypatch.setenv("A8_ATARI800", "")
+    monkeypatch.setenv("PATH", str(tmp_path))  # no atari800 anywhere
+    found = doctor.Check("apt contrib", True, "enabled in test.sources")
+    missing = doctor.Check("apt contrib", False, "not enabled", doctor.CONTRIB_FIX)
+    monkeypatch.setattr(doctor, "check_contrib", lambda: found if contrib else missing)
+    assert main(["emu", "doctor"]) == 1
+    out = capsys.readouterr().out
+    fixes = [line for line in out.splitlines() if line.startswith("    fix: ")]
+    # contrib's fix once, under its own check, then atari800's
+    wanted = [doctor.INSTALL_FIX] if contrib else [doctor.CONTRIB_FIX, doctor.INSTALL_FIX]
+    assert [line.removeprefix("    fix: ") for line in fixes] == wanted
+    assert ".ci/setup" not in out
+    assert "[MISSING] atari800: atari800 is not installed\n" in out
+    (tmp_path / ".ci").mkdir()
+    (tmp_path / ".ci" / "setup").write_text("# a checkout's set-up\n")
+    assert main(["emu", "doctor"]) == 1
+    assert "fix: bash .ci/setup" in capsys.readouterr().out

@@ -31,6 +31,39 @@ def test_listing_copy_ends_with_run(tmp_path: Path) -> None:
     assert TypeText('ENTER "H1:DEMO.LST"\n') in script.steps
 
 
+def test_a_different_file_in_the_h_folder_is_not_replaced(tmp_path: Path) -> None:
+    """Was: ``a8 emu run OK.BAS --hdir DIR`` silently replaced a different DIR/OK.BAS."""
+    program = tmp_path / "ok.bas"
+    program.write_bytes(b"the program")
+    hdir = tmp_path / "h"
+    hdir.mkdir()
+    (hdir / "OK.BAS").write_bytes(b"the user's own file")
+    with pytest.raises(LaunchError, match=r"OK\.BAS: already there and not .*ok\.bas's bytes"):
+        stage_program(program, hdir)
+    assert (hdir / "OK.BAS").read_bytes() == b"the user's own file"
+    (hdir / "OK.BAS").write_bytes(b"the program")  # the same bytes: used as it is
+    stage_program(program, hdir)
+    listing = hdir / "GAME.LST"  # the listing itself: it would get a RUN line
+    listing.write_bytes(b"10 PRINT 1\n")
+    with pytest.raises(LaunchError, match="already there"):
+        stage_program(listing, hdir)
+    assert listing.read_bytes() == b"10 PRINT 1\n"
+
+
+@pytest.mark.parametrize("command", ["run", "doctor"])
+def test_a_missing_h_folder_is_refused_not_made(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """Was: ``--hdir DIR`` created DIR wherever it pointed, parents and all."""
+    program = tmp_path / "ok.bas"
+    program.write_bytes(tokenize("10 PRINT 1\n"))
+    hdir = tmp_path / "typo" / "h"
+    args = ["emu", "run", str(program)] if command == "run" else ["emu", "doctor"]
+    assert main([*args, "--hdir", str(hdir)]) == 2
+    assert capsys.readouterr().err == f"--hdir {hdir}: no such folder (a8 emu does not create it)\n"
+    assert not (tmp_path / "typo").exists()
+
+
 def test_unknown_kind_and_missing_file(tmp_path: Path) -> None:
     with pytest.raises(LaunchError, match=r"x\.xex: give a \.BAS"):
         stage_program(tmp_path / "x.xex", tmp_path)
@@ -66,6 +99,7 @@ def test_boot_an_atr(atari800: str, tmp_path: Path, flags: list[str]) -> None:
     script = tmp_path / "boot.txt"
     script.write_text("wait 150\nkey 1\nwait-file OUT.TXT 3000\n")
     hdir = tmp_path / "h"
+    hdir.mkdir()  # --hdir names a folder that is there (it is not created)
     args = ["emu", "run", str(image), "--script", str(script), "--hdir", str(hdir)]
     assert main([*args, *flags]) == 0
     assert (hdir / "OUT.TXT").read_bytes() == b"1\x9b4\x9b9\x9b"

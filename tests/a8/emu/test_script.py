@@ -13,6 +13,7 @@ from a8.emu.playback import IDLE, Frame
 from a8.emu.script import (
     KEY_GAP_FRAMES,
     KEY_HOLD_FRAMES,
+    MAX_FRAMES,
     HoldKey,
     PressKey,
     Screenshot,
@@ -109,6 +110,9 @@ def test_parse_every_command() -> None:
         ('type "A\\t"', "unknown escape"),
         ("wait-text Ready 10", "usage: wait-text"),
         ('wait-text "" 10', "not empty"),
+        ("wait 999999999999", "more than 5,184,000 (a day of emulated time)"),
+        ("hold START 5184001", "more than 5,184,000"),
+        ("wait-input 99999999999999999999", "more than 5,184,000"),
     ],
 )
 def test_parse_errors_name_file_and_line(line: str, message: str) -> None:
@@ -128,8 +132,22 @@ def test_builder_rejects_bad_steps_at_once() -> None:
 
 
 def test_load_missing_file(tmp_path: Path) -> None:
-    with pytest.raises(ScriptError, match="cannot read script"):
+    with pytest.raises(ScriptError, match="cannot read script: No such file"):
         Script.load(tmp_path / "none.txt")
+
+
+def test_a_script_s_input_is_bounded_when_it_is_read() -> None:
+    """Was: ``wait 999999999999`` built a list with one entry per frame (MemoryError).
+    Each count, and all the input together, stay within a day of emulated time."""
+    day = MAX_FRAMES
+    assert Script.parse(f"wait {day}\n").input_frames() == day
+    with pytest.raises(ScriptError, match=r"s.txt:4: the script's input takes more than"):
+        Script.parse(f"wait {day - 10}\nkey A\nkey B\nkey C\n", "s.txt")
+
+
+def test_an_endless_file_is_not_read_to_its_end() -> None:
+    with pytest.raises(ScriptError, match=r"/dev/zero: more than 4,194,304 bytes: not a script"):
+        Script.load("/dev/zero")
 
 
 def test_example_scripts_parse() -> None:

@@ -1,11 +1,16 @@
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from machfsol.cli import main
 from machfsol.engine.deal import deal
+
+#: The ``machfsol`` command in a process of its own, run by this interpreter.
+MACHFSOL = [sys.executable, "-c", "import sys; from machfsol.cli import main; sys.exit(main())"]
 
 
 def test_deal_prints_codes_on_one_line(capsys: pytest.CaptureFixture[str]) -> None:
@@ -79,7 +84,7 @@ def test_main_demo(
     """The engine demo, then the main job (it writes MACHFSOL.ATR in the current folder:
     a scratch one here, never the repository's committed disk)."""
     monkeypatch.chdir(tmp_path)
-    assert main(["main", "--deals", "20", "--seeds", "2"]) == 0
+    assert main(["main", "--deals", "20", "--seeds", "1-2"]) == 0
     out = capsys.readouterr().out
     assert "variant 1, 52 cards, seeds 1..20: auto" in out
     assert out.count("seed ") >= 6
@@ -102,3 +107,30 @@ def test_check_goes_on_after_a_bad_timing_line(
     assert err.count("\n") == 1 and err.startswith(f"machfsol: {bad}:")
     assert "nothing but JIFFIES" in err and "Traceback" not in err
     assert out.count("\n") == 1 and str(fine) in out
+
+
+def test_check_reads_no_more_than_a_transcript_can_hold(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Was: ``machfsol check /dev/zero`` read until the memory ran out."""
+    assert main(["check", "/dev/zero"]) == 1
+    assert capsys.readouterr().err == (
+        "machfsol: /dev/zero: more than 4,000,000 bytes: larger than any transcript\n"
+    )
+
+
+def test_check_dash_reads_standard_input(tmp_path: Path) -> None:
+    """``machfsol play``'s ``save -`` says ``machfsol check -`` replays it: it does."""
+    transcript = subprocess.run(
+        [*MACHFSOL, "autoplay", "--variant", "2", "--seed", "7"], capture_output=True, check=True
+    ).stdout
+    result = subprocess.run(
+        [*MACHFSOL, "check", "-"], input=transcript, capture_output=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.decode().startswith("standard input: OK")
+    (tmp_path / "-").write_bytes(b"not a transcript\n")  # ./- is a file, not stdin
+    result = subprocess.run(
+        [*MACHFSOL, "check", "./-"], cwd=tmp_path, input=transcript, capture_output=True
+    )
+    assert result.returncode == 1 and result.stderr.decode().startswith("machfsol: ./-:")

@@ -143,3 +143,19 @@ def test_unreachable_scheduler_is_a_one_line_error(
     assert status == 1
     err = capsys.readouterr().err
     assert "cannot reach the scheduler" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("address", ["local", "tls://10.0.0.5:8786"])
+def test_cluster_without_the_extra_is_one_line_and_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], address: str
+) -> None:
+    """Dask is the optional extra machfsol[cluster]: without it, --cluster says how to
+    get it (a set-up problem), before any deal is played."""
+    for module in ("distributed", "dask", "dask.config"):  # their imports fail
+        monkeypatch.setitem(sys.modules, module, None)
+    odds = ["odds", "--variant", "1", "--deck", "20", "--deals", "4", "--cluster", address]
+    assert main(odds) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert "--cluster needs Dask's distributed package" in err
+    assert "pip install 'machfsol[cluster]'" in err

@@ -126,7 +126,6 @@ def test_odds_table_text(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--variant", "3"], "--variant '3'"),
         (["--deck", "50"], "--deck '50'"),
         (["--deals", "0"], "--deals '0'"),
         (["--first-seed", "0"], "seed 0"),
@@ -139,6 +138,16 @@ def test_odds_bad_options(
     assert main(["odds", *args]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_odds_variant_is_checked_as_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
+    """--variant is spelled and checked alike by every command (argparse's choices)."""
+    with pytest.raises(SystemExit) as caught:
+        main(["odds", "--variant", "3"])
+    assert caught.value.code == 2
+    assert "argument --variant: invalid choice: '3' (choose from '1', '2', 'both')" in (
+        capsys.readouterr().err
+    )
 
 
 def test_chart_is_a_deterministic_png() -> None:

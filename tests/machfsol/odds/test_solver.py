@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from machfsol.cli import main
 from machfsol.engine.autoplay import greedy_move, greedy_raw_move, play, policy_move
 from machfsol.engine.cards import Card
 from machfsol.engine.checker import CheckError, check_bytes
@@ -209,6 +210,48 @@ def test_a_compiled_search_built_from_older_sources_is_set_aside(bits: str) -> N
     assert compiled == "False True"
     assert verdict in {"WON", "LOST"}  # the Python search answers instead
     assert "is out of date: reinstall" in error
+
+
+#: Python run in a fresh interpreter in which the compiled module cannot be imported,
+#: as on a machine that had no C compiler when the package was installed.
+_NO_COMPILER = """
+import sys
+sys.modules["machfsol.odds._concrete"] = None  # import machfsol.odds._concrete fails
+from machfsol.cli import main
+from machfsol.odds import solver
+assert not solver.COMPILED and not solver.COMPILED_OUT_OF_DATE
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "answer"),
+    [
+        (["solve", "--variant", "2", "--deck", "44", "--seed", "1"], "LOST (proved: 574 states"),
+        (
+            ["solve", "--variant", "2", "--deck", "36", "--seed", "1", "--transcript", "-"],
+            "WON (292 states searched by the reduced search)\nMACHFSOL TRANSCRIPT 1\n",
+        ),
+    ],
+)
+def test_without_the_compiled_module_the_python_search_answers_alike(
+    args: list[str], answer: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The README's promise for a machine without a C compiler: the package installs
+    without machfsol.odds._concrete and the same search runs in Python, with the same
+    answer (and a note saying so)."""
+    assert solver.COMPILED
+    assert main(args) == 0
+    compiled = capsys.readouterr().out
+    assert compiled.startswith(answer)
+    ran = subprocess.run(
+        [sys.executable, "-c", _NO_COMPILER, *args], capture_output=True, text=True, check=True
+    )
+    assert ran.stdout == compiled
+    assert ran.stderr == (
+        "machfsol: note: the compiled search is not built; the Python search gives the "
+        "same answers, about 60 times slower\n"
+    )
 
 
 def test_the_compiled_search_knows_every_reduction_and_refuses_others() -> None:

@@ -8,7 +8,10 @@ user had typed ``SAVE "D:PROGRAM.BAS"`` (or the command given).
 
 A line genuine BASIC rejects is an error (``FILE:LINE:COLUMN: reason``, the column
 being where BASIC marks it), unless ``keep_errors``: then it is stored as BASIC stores
-it, an ``ERROR-`` line, and reported as a warning.
+it, an ``ERROR-`` line, and reported as a warning. Every rejected line is reported,
+up to :data:`MAX_REJECTED_LINES` (:class:`~a8.basic.errors.RejectedLines`), not
+only the first; a file that is no listing at all (a SAVE file, a disk image, a PNG)
+is named for what it is (:mod:`a8.file_kinds`).
 """
 
 from __future__ import annotations
@@ -20,15 +23,22 @@ from typing import Final
 from a8.basic import atascii
 from a8.basic.atascii import Encoding
 from a8.basic.encoder import encode_line
-from a8.basic.errors import BasicSyntaxError
+from a8.basic.errors import BasicSyntaxError, NotAListingError, RejectedLines
 from a8.basic.lister import list_program_lines
 from a8.basic.program import VALUE_SIZE, VNTP_ADDRESS, Program, ProgramLine, variable_type
 from a8.basic.syntax import VariableTable
 from a8.basic.tokenizer import IMMEDIATE, MAX_INPUT_LINE, read_line
+from a8.file_kinds import FileKind, kind_of
 
 DEFAULT_SAVE_COMMAND: Final = 'SAVE "D:PROGRAM.BAS"'
+#: The longest file read as a listing. Every line number of a program (0-32767) at
+#: ENTER's longest line is 8 MB; twice that leaves room for lines entered again.
+LARGEST_LISTING: Final = 16 * 2**20
 #: The last address a SAVE file's header can name (its pointers are 16-bit).
 _TOP: Final = 0xFFFF
+
+#: The most rejected lines a listing's error reports (the rest are counted as "more").
+MAX_REJECTED_LINES: Final = 20
 
 #: Receives each warning, one line of text.
 Warn = Callable[[str], None]
@@ -53,6 +63,10 @@ def tokenize(
     ``ERROR-`` lines and each is reported to ``warn``.
     """
     command = _command_bytes(save_command)
+    if isinstance(listing, bytes):
+        kind = kind_of(listing)
+        if kind is not None and kind is not FileKind.LISTING:
+            raise NotAListingError(f"{file}: not a listing: it is {kind.said()}")
     if isinstance(listing, bytes) and (encoding or atascii.detect(listing)) is Encoding.ATASCII:
         lines = atascii.split_lines(listing, Encoding.ATASCII)
         rows: list[str] | None = None
@@ -71,15 +85,20 @@ def tokenize(
         if warn is not None:
             warn(f"{file}:{row}:{place(row, column)}: warning: {reason}; kept as an ERROR- line")
 
+    def placed(error: BasicSyntaxError) -> BasicSyntaxError:
+        if error.file != file or not 1 <= error.line <= len(lines):
+            return error  # not about a listing line (the save command)
+        column = place(error.line, error.column)
+        return BasicSyntaxError(error.reason, file=file, line=error.line, column=column)
+
     try:
         program = build_program(
             lines, file=file, save_command=command, keep_errors=keep_errors, on_error=report
         )
+    except RejectedLines as rejected:
+        raise RejectedLines(tuple(map(placed, rejected.errors)), rejected.more) from None
     except BasicSyntaxError as error:
-        if error.file != file or not 1 <= error.line <= len(lines):
-            raise  # not about a listing line (the save command)
-        column = place(error.line, error.column)
-        raise BasicSyntaxError(error.reason, file=file, line=error.line, column=column) from None
+        raise placed(error) from None
     return program.to_bytes()
 
 
@@ -101,30 +120,41 @@ def build_program(
     keep_errors: bool = False,
     on_error: OnError | None = None,
 ) -> Program:
-    """A fresh program from listing lines in ATASCII (ENTER semantics, see module)."""
+    """A fresh program from listing lines in ATASCII (ENTER semantics, see module).
+
+    Without ``keep_errors``, each line BASIC rejects is noted and the reading goes
+    on as ENTER's does (the line kept as an ``ERROR-`` line, its variables as BASIC
+    leaves them), so the later lines get the verdicts ENTER would give them; at the
+    end, or after :data:`MAX_REJECTED_LINES`, :class:`RejectedLines` has them all."""
     variables = VariableTable()
     values = _ValueTable()
     numbered: dict[int, bytes] = {}
     line_bytes = 0
+    rejected: list[BasicSyntaxError] = []
     for row, raw in enumerate(lines, start=1):
         if not raw.strip(b" "):
             continue  # BASIC ignores an empty line
+        if len(rejected) > MAX_REJECTED_LINES:
+            break
         try:
             read = read_line(raw, variables)
             encoded = encode_line(read.line, variables)
         except BasicSyntaxError as error:
-            raise BasicSyntaxError(error.reason, file=file, line=row, column=error.column) from None
+            rejected.append(
+                BasicSyntaxError(error.reason, file=file, line=row, column=error.column)
+            )
+            continue  # ENTER stores nothing of it (no line number, too long...)
         if read.error_column is not None:
-            if not keep_errors:
-                raise BasicSyntaxError(
-                    read.error_reason, file=file, line=row, column=read.error_column
-                )
             reason = read.error_reason
+            if not keep_errors:
+                rejected.append(
+                    BasicSyntaxError(reason, file=file, line=row, column=read.error_column)
+                )
             if read.listed_error is not None:  # LIST's form of an ERROR- line: put it back
                 read = replace(read, line=read.listed_error)
                 encoded = encode_line(read.line, variables)
                 reason = "an ERROR- line as LIST prints it"
-            if on_error is not None:
+            if on_error is not None and keep_errors:
                 on_error(row, read.error_column or 1, reason)
         values.follow(variables, read.names_removed)
         number = read.line.number
@@ -133,7 +163,11 @@ def build_program(
             numbered[number] = encoded
             line_bytes += len(encoded)
         if _end_address(variables, len(values.entries), line_bytes) > _TOP:
-            raise BasicSyntaxError(_TOO_LARGE, file=file, line=row, column=1)
+            rejected.append(BasicSyntaxError(_TOO_LARGE, file=file, line=row, column=1))
+            break
+    if rejected:
+        more = len(rejected) > MAX_REJECTED_LINES
+        raise RejectedLines(tuple(rejected[:MAX_REJECTED_LINES]), more)
     immediate = _immediate_line(save_command, variables)
     values.follow(variables, ())
     if _end_address(variables, len(values.entries), line_bytes + len(immediate)) > _TOP:
@@ -207,11 +241,19 @@ def list_program(
     listed = list_program_lines(Program.from_bytes(program, file=file), file=file)
     if warn is not None:
         for number, text in listed:
-            longest = max(len(record) for record in text.split(b"\x9b"))
+            # The line's own end of line ends the last record.
+            records = text.split(b"\x9b")[:-1] or [text]
+            longest = max(len(record) for record in records)
             if longest > MAX_INPUT_LINE:
                 warn(
                     f"{file}: warning: line {number} lists as {longest} characters; ENTER reads at "
                     f"most {MAX_INPUT_LINE}, so the listing cannot be read back as it is"
+                )
+            if len(records) > 1:
+                warn(
+                    f"{file}: warning: line {number} lists as {len(records)} lines (its tokens "
+                    "hold an end of line, $9B, that LIST prints as it is); ENTER reads each as a "
+                    "line of its own, so the listing cannot be read back as it is"
                 )
     raw = b"".join(text for _, text in listed)
     if encoding is Encoding.ATASCII:

@@ -24,6 +24,32 @@ class BasicSyntaxError(A8Error):
         return BasicSyntaxError(self.reason, file=file, line=self.line, column=self.column)
 
 
+class RejectedLines(BasicSyntaxError):
+    """Every line of a listing that BASIC rejects, up to a bound: the error's own
+    place and reason are the first one's, ``errors`` has them all (in file order),
+    ``more`` says that the listing has others after the last one kept."""
+
+    def __init__(self, errors: tuple[BasicSyntaxError, ...], more: bool) -> None:
+        first = errors[0]
+        super().__init__(first.reason, file=first.file, line=first.line, column=first.column)
+        self.errors = errors
+        self.more = more
+
+    def summary(self) -> str:
+        """``X.LST: 3 lines BASIC rejects; nothing written``."""
+        kept = len(self.errors)
+        if self.more:
+            return (
+                f"{self.file}: more than {kept} lines BASIC rejects (the first {kept} "
+                "above); nothing written"
+            )
+        return f"{self.file}: {kept} lines BASIC rejects; nothing written"
+
+
+class NotAListingError(A8Error):
+    """A file given as a listing that is another kind of file (a SAVE file, a PNG...)."""
+
+
 class CorruptProgramError(A8Error):
     """A tokenized program (.BAS) that is truncated or inconsistent."""
 

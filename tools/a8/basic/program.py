@@ -32,12 +32,16 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from a8.basic.errors import CorruptProgramError
+from a8.file_kinds import FileKind, kind_of
 
 HEADER: Final = struct.Struct("<7H")
 HEADER_FIELDS: Final = ("LOMEM", "VNTP", "VNTD", "VVTP", "STMTAB", "STMCUR", "STARP")
 VNTP_ADDRESS: Final = 0x100
 VALUE_SIZE: Final = 8
 IMMEDIATE_LINE: Final = 0x8000
+#: The longest file read as a SAVE file: the tables are a copy of memory below 64 KB,
+#: whose addresses the header's 16-bit words give.
+LARGEST_PROGRAM: Final = 0x10000
 
 #: Makes the error for a reason and a byte offset in the file.
 _Fail = Callable[[str, int], CorruptProgramError]
@@ -164,12 +168,10 @@ class Program:
 
 def _what_it_is(data: bytes) -> str:
     """A guess at what a file that is no SAVE file is, for the error message."""
-    if data.startswith(b"\xff\xff"):
-        return "an Atari binary load file: machine code"
-    first_line = data.split(b"\x9b", 1)[0].split(b"\n", 1)[0]
-    if first_line[:1].isdigit() or first_line.lstrip(b" ")[:1].isdigit():
-        return "it looks like a listing, which a8 tokenize reads"
-    return "its first two bytes must be 00 00"
+    kind = kind_of(data)
+    if kind is None or kind is FileKind.SAVE_FILE:
+        return "its first two bytes must be 00 00"
+    return f"it is {kind.said()}"
 
 
 def _encode_name(name: str) -> bytes:

@@ -24,6 +24,10 @@ them, so this reader does too (and :mod:`a8.disk.check` reports what is odd):
 
 Sector sizes 128, 256 and 512 are read (512-byte sectors are SpartaDOS X hard-disk
 style images; they have no short boot sectors).
+
+A file is read up to :data:`LARGEST_IMAGE` bytes, the most any disk can hold (65,535
+sectors, the most SIO's sector numbers reach, of 512 bytes): a header that declares
+more, or a longer file, is refused before it fills the memory.
 """
 
 from __future__ import annotations
@@ -32,8 +36,11 @@ import enum
 import struct
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from a8.errors import A8Error
+from a8.file_kinds import kind_of
+from a8.reading import read_handle
 
 #: ATR magic word: the bytes 0x96 0x02 (the sum of the letters of "NICKATARI").
 ATR_MAGIC = 0x0296
@@ -46,6 +53,11 @@ SHORT_BOOT_SECTORS = 3
 
 #: The byte atari800 reads as write protection (any non-zero value protects).
 WRITE_PROTECT_BYTE = 15
+
+#: The most sector data any disk holds: 65,535 sectors (SIO numbers sectors in two
+#: bytes) of 512 bytes. Real images are smaller: 16 MB for the largest MyDOS and
+#: SpartaDOS hard-disk partitions of 256-byte sectors.
+LARGEST_SECTOR_DATA = 65535 * 512
 
 
 class AtrError(A8Error):
@@ -71,6 +83,8 @@ HEADER_FIELDS = (
     HeaderField("paragraphs_high", 6, "<B", "image size in paragraphs, high byte"),
 )
 HEADER_SIZE = 16
+#: The longest file read as an ATR image.
+LARGEST_IMAGE = HEADER_SIZE + LARGEST_SECTOR_DATA
 
 
 class BootLayout(enum.Enum):
@@ -125,6 +139,9 @@ class AtrHeader:
             for field in HEADER_FIELDS
         }
         if values["magic"] != ATR_MAGIC:
+            kind = kind_of(data)
+            if kind is not None:
+                raise AtrError(f"{source}: not an ATR image: it is {kind.said()}")
             raise AtrError(
                 f"{source}: not an ATR image (bytes 0-1 are "
                 f"{data[0]:02X} {data[1]:02X}, expected 96 02)"
@@ -215,11 +232,33 @@ class AtrImage:
 
     @classmethod
     def read(cls, path: str | Path) -> AtrImage:
+        """The image in the file at ``path``, read no further than
+        :data:`LARGEST_IMAGE` allows."""
         try:
-            data = Path(path).read_bytes()
+            with open(path, "rb") as handle:
+                return cls.read_from(handle, str(path))
         except OSError as error:
-            raise AtrError(f"{path}: cannot read: {error.strerror}") from error
-        return cls.from_bytes(data, str(path))
+            raise AtrError(f"{path}: cannot read: {error.strerror}") from None
+
+    @classmethod
+    def read_from(cls, handle: BinaryIO, source: str) -> AtrImage:
+        """The image in an open file, from where it stands: the header first (a file
+        that is no ATR image is refused after 16 bytes), then the sectors."""
+        try:
+            header = handle.read(HEADER_SIZE)  # a buffered file: all 16, or the end
+        except OSError as error:
+            raise AtrError(f"{source}: cannot read: {error.strerror}") from None
+        if len(header) == HEADER_SIZE:
+            declared = AtrHeader.unpack(header, source).data_size
+            if declared > LARGEST_SECTOR_DATA:
+                raise AtrError(
+                    f"{source}: the header says {declared:,} bytes of sectors, more than "
+                    f"any disk holds (65,535 sectors of 512 bytes: {LARGEST_SECTOR_DATA:,})"
+                )
+        rest = read_handle(
+            handle, source, LARGEST_SECTOR_DATA, "any ATR image (after its 16-byte header)"
+        )
+        return cls.from_bytes(header + rest, source)
 
     def to_bytes(self) -> bytes:
         return self.header.pack() + bytes(self._data) + self._trailing

@@ -5,16 +5,21 @@ Every command first names the file system (:mod:`a8.disk.detect`). Reading
 writing (``add``, ``rm``, ``boot``) only on the DOS 2 family, and only when
 :mod:`a8.disk.check` finds nothing that a write could make worse. Every command
 that changes a disk reads the whole image, changes it in memory and writes it
-back with :func:`a8.files.write_atomically` only when everything has succeeded:
-on any error, or on a disk it does not write, the image is byte for byte as it was.
+back atomically (:mod:`a8.files`) only when everything has succeeded: on any
+error, or on a disk it does not write, the image is byte for byte as it was. The
+image is locked from the read to the write, so two commands changing one disk at
+once take turns instead of one silently undoing the other.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from a8.commandline import docs
 from a8.disk.atr import AtrImage
 from a8.disk.boot import MenuEntry, install_boot_menu
 from a8.disk.check import Report, check_image
@@ -23,8 +28,19 @@ from a8.disk.dos2 import ROOT_DIRECTORY, Density, DirectoryEntry, Dos2Disk, Dos2
 from a8.disk.names import FileName, path_parts
 from a8.disk.sparta import SpartaDisk, SpartaEntry
 from a8.errors import A8Error
-from a8.files import STDOUT, write_atomically
+from a8.files import (
+    Output,
+    is_stdout,
+    output_argument,
+    output_exists,
+    refuse_input_as_output,
+    updating,
+    write_atomically,
+)
+from a8.reading import read_input
 
+#: Help of every DISK argument.
+DISK_HELP = "the ATR disk image"
 #: What a8 writes, for messages.
 WRITTEN = "DOS 2.0S, DOS 2.5, DOS 2.0D and MyDOS"
 
@@ -36,12 +52,21 @@ class DiskCommandError(A8Error):
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add ``a8 atr`` and its sub-commands."""
     atr = subparsers.add_parser(
-        "atr", help="ATR disk images: DOS 2.x, MyDOS, SpartaDOS (read); DOS 2.x, MyDOS (write)"
+        "atr",
+        help="ATR disk images: DOS 2.x, MyDOS, SpartaDOS (read); DOS 2.x, MyDOS (write)",
+        description="Disk images as SIO2PC, FujiNet, SDrive and the emulators use them: "
+        "name their file system, list, read and check them; make DOS 2 disks, copy files "
+        "onto them and off them, and write a boot menu. A disk is changed only when "
+        f"nothing could go wrong, else left byte for byte as it was. See {docs('ATR.md')}.",
     )
     commands = atr.add_subparsers(dest="atr_command", metavar="ACTION", required=True)
 
-    new = commands.add_parser("new", help="create an empty DOS 2 disk image")
-    new.add_argument("disk", type=Path)
+    new = commands.add_parser(
+        "new",
+        help="create an empty DOS 2 disk image",
+        description="Write an empty, formatted DOS 2 disk image (DOS 2.0S, 2.5 or 2.0D).",
+    )
+    new.add_argument("disk", type=output_argument, help="the image to write (- for stdout)")
     new.add_argument(
         "--density",
         choices=[d.value for d in Density],
@@ -51,14 +76,24 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     new.add_argument("--force", action="store_true", help="replace an existing file")
     new.set_defaults(handler=cmd_new)
 
-    ls = commands.add_parser("ls", help="name the file system and list the files")
-    ls.add_argument("disk", type=Path)
+    ls = commands.add_parser(
+        "ls",
+        help="name the file system and list the files",
+        description="Name the disk's file system, then list its files as the DOS does "
+        "(DOS 2.x, MyDOS, SpartaDOS), with the free sectors.",
+    )
+    ls.add_argument("disk", type=Path, help=DISK_HELP)
     ls.add_argument("directory", nargs="?", help="a subdirectory (MyDOS, SpartaDOS): A>B or A/B")
     ls.set_defaults(handler=cmd_ls)
 
-    add = commands.add_parser("add", help="copy a file onto the disk (DOS 2.x, MyDOS)")
-    add.add_argument("disk", type=Path)
-    add.add_argument("file", type=Path)
+    add = commands.add_parser(
+        "add",
+        help="copy a file onto the disk (DOS 2.x, MyDOS)",
+        description="Copy a file onto a DOS 2.x or MyDOS disk, replacing an unlocked file "
+        "of the same name, as DOS's COPY does.",
+    )
+    add.add_argument("disk", type=Path, help=DISK_HELP)
+    add.add_argument("file", type=Path, help="the file to copy onto it")
     add.add_argument(
         "--name", help="name on the disk (default: the file's name); DIR>NAME on MyDOS"
     )
@@ -67,30 +102,46 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     add.set_defaults(handler=cmd_add)
 
-    get = commands.add_parser("get", help="copy a file off the disk")
-    get.add_argument("disk", type=Path)
+    get = commands.add_parser(
+        "get",
+        help="copy a file off the disk",
+        description="Copy a file off a DOS 2.x, MyDOS or SpartaDOS disk, byte for byte.",
+    )
+    get.add_argument("disk", type=Path, help=DISK_HELP)
     get.add_argument("name", help="NAME.EXT, or DIR>NAME.EXT in a subdirectory")
     get.add_argument(
-        "-o", "--output", type=Path, help="output file, - for stdout (default: NAME.EXT)"
+        "-o", "--output", type=output_argument, help="output file, - for stdout (default: NAME.EXT)"
     )
     get.set_defaults(handler=cmd_get)
 
-    rm = commands.add_parser("rm", help="delete a file (DOS 2.x, MyDOS)")
-    rm.add_argument("disk", type=Path)
-    rm.add_argument("name")
+    rm = commands.add_parser(
+        "rm",
+        help="delete a file (DOS 2.x, MyDOS)",
+        description="Delete a file from a DOS 2.x or MyDOS disk and free its sectors.",
+    )
+    rm.add_argument("disk", type=Path, help=DISK_HELP)
+    rm.add_argument("name", help="NAME.EXT, or DIR>NAME.EXT in a subdirectory")
     rm.add_argument(
         "--force", action="store_true", help="write even if the image is write-protected"
     )
     rm.set_defaults(handler=cmd_rm)
 
-    check = commands.add_parser("check", help="check the file system (exit 1 on problems)")
-    check.add_argument("disk", type=Path)
+    check = commands.add_parser(
+        "check",
+        help="check the file system (exit 1 on problems)",
+        description="Check the image and its file system: every problem on a line of its "
+        "own, then the verdict; exit status 1 if there is any problem.",
+    )
+    check.add_argument("disk", type=Path, help=DISK_HELP)
     check.set_defaults(handler=cmd_check)
 
     boot = commands.add_parser(
-        "boot", help="write a boot menu that runs tokenized BASIC programs without DOS"
+        "boot",
+        help="write a boot menu that runs tokenized BASIC programs without DOS",
+        description="Make a DOS 2 disk boot into a menu of its tokenized BASIC programs: "
+        "a key runs one, with no DOS loaded (BASIC must be enabled).",
     )
-    boot.add_argument("disk", type=Path)
+    boot.add_argument("disk", type=Path, help=DISK_HELP)
     boot.add_argument(
         "--menu",
         action="append",
@@ -108,9 +159,20 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 # -- opening ----------------------------------------------------------------------------
 
 
-def open_dos2_for_writing(path: Path, force: bool) -> Dos2Disk:
-    """The DOS 2 family disk at ``path``, if a8 may change it (else a one-line refusal)."""
-    image = AtrImage.read(path)
+@contextlib.contextmanager
+def changing(path: Path, force: bool) -> Iterator[Dos2Disk]:
+    """The DOS 2 family disk at ``path``, to change in the block and written back when
+    it ends without an error. The image stays locked from the read to the write
+    (:func:`a8.files.updating`): two commands changing one disk at once take turns,
+    and the second starts from the first one's result."""
+    with updating(path) as update:
+        disk = dos2_for_writing(AtrImage.read_from(update.handle, str(path)), path, force)
+        yield disk
+        update.write(disk.to_bytes())
+
+
+def dos2_for_writing(image: AtrImage, path: Path, force: bool) -> Dos2Disk:
+    """The DOS 2 family disk in ``image``, if a8 may change it (else a one-line refusal)."""
     identity = identify(image)
     if not identity.kind.dos2_family:
         raise DiskCommandError(
@@ -127,19 +189,15 @@ def open_dos2_for_writing(path: Path, force: bool) -> Dos2Disk:
     return Dos2Disk(image)
 
 
-def save_disk(disk: Dos2Disk, path: Path) -> None:
-    write_atomically(path, disk.to_bytes())
-
-
 # -- new ----------------------------------------------------------------------------------
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    path: Path = args.disk
-    if str(path) != STDOUT and (path.exists() or path.is_symlink()) and not args.force:
+    path: Output = args.disk
+    if not is_stdout(path) and output_exists(path) and not args.force:
         raise DiskCommandError(f"{path}: already exists; give --force to replace it")
     disk = Dos2Disk.new(Density(args.density), str(path))
-    save_disk(disk, path)
+    write_atomically(path, disk.to_bytes())
     return 0
 
 
@@ -239,6 +297,7 @@ def cmd_get(args: argparse.Namespace) -> int:
         if "/" in name or name in (".", ".."):
             raise DiskCommandError(f"{args.disk}: {name}: not a usable file name here; give -o")
         output = Path(name)
+    refuse_input_as_output(output, args.disk)
     write_atomically(output, data)
     return 0
 
@@ -247,7 +306,12 @@ def cmd_get(args: argparse.Namespace) -> int:
 
 
 def cmd_add(args: argparse.Namespace) -> int:
-    disk = open_dos2_for_writing(args.disk, args.force)
+    with changing(args.disk, args.force) as disk:
+        add_file(disk, args)
+    return 0
+
+
+def add_file(disk: Dos2Disk, args: argparse.Namespace) -> None:
     given = args.name is not None
     text = args.name if given else args.file.name
     directory, leaf = disk.split_path(text) if given else (ROOT_DIRECTORY, text)
@@ -257,19 +321,14 @@ def cmd_add(args: argparse.Namespace) -> int:
         if given:
             raise
         raise Dos2Error(f"{error} (give the name on the disk with --name)") from None
-    try:
-        data = args.file.read_bytes()
-    except OSError as error:
-        raise Dos2Error(f"{args.file}: cannot read: {error.strerror}") from error
+    # No file is larger than the disk it goes on: read no more than the image holds.
+    data = read_input(args.file, len(disk.image.to_bytes()), f"the disk {args.disk}")
     disk.add_file(name, data, directory)
-    save_disk(disk, args.disk)
-    return 0
 
 
 def cmd_rm(args: argparse.Namespace) -> int:
-    disk = open_dos2_for_writing(args.disk, args.force)
-    disk.remove_file(args.name)
-    save_disk(disk, args.disk)
+    with changing(args.disk, args.force) as disk:
+        disk.remove_file(args.name)
     return 0
 
 
@@ -300,8 +359,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_boot(args: argparse.Namespace) -> int:
-    disk = open_dos2_for_writing(args.disk, args.force)
     entries = [MenuEntry.parse(spec) for spec in args.menu]
-    install_boot_menu(disk, entries, args.title)
-    save_disk(disk, args.disk)
+    with changing(args.disk, args.force) as disk:
+        install_boot_menu(disk, entries, args.title)
     return 0

@@ -9,12 +9,19 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from a8.commandline import docs, printable
 from a8.emu.doctor import diagnose, report
 from a8.emu.emulator import EmulatorOptions, RunResult, run
 from a8.emu.launch import LaunchError, stage_program
-from a8.emu.script import Script
-from a8.errors import A8Error
-from a8.files import write_atomically
+from a8.emu.script import MAX_FRAMES, Script
+from a8.errors import UsageError
+from a8.files import (
+    Output,
+    check_output,
+    output_argument,
+    refuse_input_as_output,
+    write_atomically,
+)
 
 #: Frames run when neither a script nor --frames says otherwise (10 s NTSC).
 DEFAULT_FRAMES = 600
@@ -23,13 +30,20 @@ MACHINE_ENV = "A8_MACHINE"
 TV_ENV = "A8_TV"
 
 
-class RunArgumentError(A8Error):
-    """A value on the ``a8 emu run`` command line that cannot make sense (a negative limit)."""
+class RunArgumentError(UsageError):
+    """A value on the ``a8 emu`` command line that cannot make sense (a negative limit,
+    a missing H: folder): exit status 2."""
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add ``a8 emu`` and its sub-commands."""
-    emu = subparsers.add_parser("emu", help="run programs and disks headless in atari800")
+    emu = subparsers.add_parser(
+        "emu",
+        help="run programs and disks headless in atari800",
+        description="Run disks and BASIC programs in the atari800 emulator with no window "
+        "and no sound, fed by an input script, and check that everything it needs is in "
+        f"place. See {docs('EMULATOR.md')}.",
+    )
     commands = emu.add_subparsers(dest="emu_command", metavar="ACTION", required=True)
 
     runner = commands.add_parser(
@@ -40,18 +54,24 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
             "A .ATR boots from drive 1; a .BAS or .LST file is copied into the H: folder "
             "and run from BASIC after boot. Without --script the machine runs --frames "
             "frames. Exit status 0 when the script ran to its end and the emulator quit "
-            "cleanly, 1 otherwise."
+            f"cleanly, 1 otherwise. Scripts: {docs('EMULATOR.md')}."
         ),
     )
     runner.add_argument("target", nargs="?", type=Path, help=".ATR, .BAS or .LST file")
-    runner.add_argument("--script", type=Path, help="input script (format: docs/EMULATOR.md)")
+    runner.add_argument(
+        "--script", type=Path, help="input script: wait, type, key, screenshot ... (see above)"
+    )
     runner.add_argument(
         "--frames",
         type=int,
         default=None,
         help=f"frames to run after the start (default without --script: {DEFAULT_FRAMES})",
     )
-    runner.add_argument("--hdir", type=Path, help="host folder mapped as H1: (default: temporary)")
+    runner.add_argument(
+        "--hdir",
+        type=Path,
+        help="an existing host folder mapped as H1: (default: a new temporary one)",
+    )
     add_machine_arguments(runner)
     runner.add_argument("--no-basic", action="store_true", help="boot without BASIC")
     runner.add_argument(
@@ -63,7 +83,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     runner.add_argument(
         "--print-screen", action="store_true", help="print the text on the screen at the end"
     )
-    runner.add_argument("--log", type=Path, help="where to keep atari800's log")
+    runner.add_argument(
+        "--log", type=output_argument, help="where to keep atari800's log, - for stdout"
+    )
     runner.set_defaults(handler=cmd_run)
 
     doctor = commands.add_parser(
@@ -72,7 +94,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         description="Check atari800, Debian contrib, ROM files, H: access and a real "
         "headless run; print the commands that fix what is missing (exit 1 then).",
     )
-    doctor.add_argument("--hdir", type=Path, help="H: folder to check for write access")
+    doctor.add_argument("--hdir", type=Path, help="an existing H: folder to check for write access")
     add_machine_arguments(doctor)
     doctor.set_defaults(handler=cmd_doctor)
 
@@ -117,8 +139,18 @@ def check_machine(machine: str, tv: str) -> None:
         raise RunArgumentError(f"${TV_ENV}={tv}: give ntsc or pal")
 
 
+def check_folder(folder: Path) -> None:
+    """An H: folder given on the command line must be there: a mistyped name is a
+    mistake to report, not a folder to create wherever it points."""
+    if not os.path.isdir(folder):
+        what = "not a folder" if os.path.lexists(folder) else "no such folder"
+        raise RunArgumentError(f"--hdir {folder}: {what} (a8 emu does not create it)")
+
+
 def cmd_doctor(args: argparse.Namespace) -> int:
     check_machine(args.machine, args.tv)
+    if args.hdir is not None:
+        check_folder(args.hdir)
     options = EmulatorOptions(
         machine=args.machine, tv=args.tv, os_rom=args.os_rom, basic_rom=args.basic_rom
     )
@@ -127,8 +159,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 def _check_limits(args: argparse.Namespace) -> None:
     """Refuse limits that would end the run before it starts, rather than run for nothing."""
-    if args.frames is not None and args.frames < 0:
-        raise RunArgumentError(f"--frames {args.frames}: give 0 or more frames")
+    if args.frames is not None and not 0 <= args.frames <= MAX_FRAMES:
+        raise RunArgumentError(f"--frames {args.frames}: give 0 to {MAX_FRAMES} frames")
     if args.max_frames is not None and args.max_frames < 1:
         raise RunArgumentError(f"--max-frames {args.max_frames}: give 1 or more frames")
     if not args.timeout > 0:
@@ -138,6 +170,13 @@ def _check_limits(args: argparse.Namespace) -> None:
 def cmd_run(args: argparse.Namespace) -> int:
     _check_limits(args)
     check_machine(args.machine, args.tv)
+    if args.hdir is not None:
+        check_folder(args.hdir)
+    inputs = (args.target, args.script, args.os_rom, args.basic_rom)
+    for output in (args.log, args.screenshot):
+        if output is not None:
+            check_output(output)  # a name the system refuses fails now, not after the run
+        refuse_input_as_output(output, *inputs)
     script = Script.load(args.script) if args.script is not None else None
     frames = args.frames if args.frames is not None else (None if script else DEFAULT_FRAMES)
     with tempfile.TemporaryDirectory(prefix="a8emu-h-") as spare:
@@ -149,7 +188,6 @@ def cmd_run(args: argparse.Namespace) -> int:
             if target.suffix.upper() == ".ATR":
                 disk = target
             elif target.suffix.upper() in (".BAS", ".LST"):
-                hdir.mkdir(parents=True, exist_ok=True)
                 start = stage_program(target, hdir)
             else:
                 raise LaunchError(f"{target}: give a .ATR, .BAS or .LST file")
@@ -178,7 +216,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     return _summarise(result, args.log)
 
 
-def _summarise(result: RunResult, log: Path | None) -> int:
+def _summarise(result: RunResult, log: Output | None) -> int:
     if log is None:
         descriptor, name = tempfile.mkstemp(prefix="a8emu-", suffix=".log")
         os.close(descriptor)
@@ -192,8 +230,8 @@ def _summarise(result: RunResult, log: Path | None) -> int:
         print(line)
     for path in result.screenshots:
         if path.exists():  # not the temporary one behind --print-screen
-            print(f"screenshot: {path}")
-    print(f"log: {log}")
+            print(f"screenshot: {printable(str(path))}")
+    print(f"log: {printable(str(log))}")
     if not result.ok:
         print(f"the run did not end cleanly ({result.reason})", file=sys.stderr)
         return 1

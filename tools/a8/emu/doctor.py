@@ -23,11 +23,13 @@ from pathlib import Path
 from typing import Final
 
 from a8.emu.emulator import (
-    INSTALL_HINT,
+    CHECKOUT_SETUP,
+    EmulatorMissingError,
     EmulatorOptions,
     RomSet,
     find_atari800,
     headless_environment,
+    install_hint,
     resolve_roms,
     run,
 )
@@ -85,10 +87,15 @@ def check_contrib() -> Check:
 
 
 def check_atari800() -> tuple[Check, Path | None]:
+    """atari800 found and running. When it is missing the fix is the install alone:
+    enabling contrib, when needed, is the contrib check's own fix, printed above."""
     try:
         path = find_atari800()
-    except A8Error as error:
-        return Check("atari800", False, str(error), f"{CONTRIB_FIX}\n{INSTALL_FIX}"), None
+    except EmulatorMissingError as error:
+        fixes = [INSTALL_FIX]
+        if CHECKOUT_SETUP.is_file():
+            fixes.append("bash .ci/setup    # or all of it: this checkout's set-up")
+        return Check("atari800", False, error.reason, "\n".join(fixes)), None
     try:
         done = subprocess.run(
             [str(path), "-v"],
@@ -102,7 +109,7 @@ def check_atari800() -> tuple[Check, Path | None]:
     version = (done.stdout + done.stderr).decode("utf-8", "replace").strip().splitlines()
     first = version[0] if version else f"exit status {done.returncode}"
     good = "Version" in first
-    return Check("atari800", good, f"{path}: {first}", "" if good else INSTALL_HINT), path
+    return Check("atari800", good, f"{path}: {first}", "" if good else install_hint()), path
 
 
 def check_roms(options: EmulatorOptions) -> tuple[list[Check], RomSet | None]:
@@ -176,7 +183,6 @@ def check_hdir_writable(folder: Path | None) -> Check:
     target = folder if folder is not None else Path(tempfile.gettempdir())
     probe = target / f".a8doctor-{os.getpid()}"
     try:
-        target.mkdir(parents=True, exist_ok=True)
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as error:

@@ -88,7 +88,7 @@ from a8.emu.script import (
     WaitForInput,
     WaitForText,
 )
-from a8.errors import A8Error
+from a8.errors import A8Error, UsageError
 from a8.files import write_atomically
 
 Machine = Literal["xl", "800"]
@@ -102,8 +102,20 @@ ATARI800_ENV: Final = "A8_ATARI800"
 INSTALL_HINT: Final = (
     "install it: on Debian 12 enable the contrib component (a file in "
     "/etc/apt/sources.list.d with 'Components: contrib' for bookworm) and run "
-    "`apt-get update && apt-get install -y atari800`, or run `bash .ci/setup`"
+    "`apt-get update && apt-get install -y atari800`"
 )
+#: The set-up script of a checkout of this project, which installs atari800 too.
+CHECKOUT_SETUP: Final = Path(".ci") / "setup"
+
+
+def install_hint() -> str:
+    """How to install atari800; ``bash .ci/setup`` only where there is one (a checkout's
+    top folder): an installed wheel has no such script."""
+    hint = INSTALL_HINT
+    if CHECKOUT_SETUP.is_file():
+        hint += ", or run `bash .ci/setup` (this checkout's set-up)"
+    return hint
+
 
 #: Frames OPTION is held from power-on when ``option_held`` is set.
 OPTION_HELD_FRAMES: Final = 120
@@ -129,8 +141,13 @@ Reason = Literal[
 ]
 
 
-class EmulatorMissingError(A8Error):
-    """The atari800 executable is not installed (message says how to install it)."""
+class EmulatorMissingError(UsageError):
+    """The atari800 executable is not installed (message says how to install it): a
+    set-up problem, exit status 2. ``reason`` is the message without the hint."""
+
+    def __init__(self, reason: str, hint: str = "") -> None:
+        super().__init__(f"{reason}: {hint}" if hint else reason)
+        self.reason = reason
 
 
 class EmulatorError(A8Error):
@@ -227,7 +244,7 @@ def find_atari800() -> Path:
         return path
     found = shutil.which("atari800")
     if found is None:
-        raise EmulatorMissingError(f"atari800 is not installed: {INSTALL_HINT}")
+        raise EmulatorMissingError("atari800 is not installed", install_hint())
     return Path(found)
 
 

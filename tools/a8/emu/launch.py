@@ -19,10 +19,13 @@ from pathlib import Path
 from typing import Final
 
 from a8.basic.atascii import Encoding, detect, join_lines, split_lines
+from a8.basic.convert import LARGEST_LISTING
+from a8.basic.program import LARGEST_PROGRAM
 from a8.emu.emulator import EmulatorOptions, RunResult, run
 from a8.emu.script import Script
 from a8.errors import A8Error
 from a8.files import write_atomically
+from a8.reading import InputError, read_at_most, read_input
 
 #: Frames from power-on until BASIC's prompt takes keys: 60 was enough on the XL and
 #: the 800 with the built-in ROMs; the margin is for Atari's own, slower ROMs.
@@ -42,22 +45,46 @@ def h_name(path: Path, extension: str) -> str:
 
 
 def stage_program(program: Path, hdir: Path) -> Script:
-    """Copy a ``.BAS`` or ``.LST`` file into ``hdir``; the script that runs it after boot."""
+    """Copy a ``.BAS`` or ``.LST`` file into ``hdir``; the script that runs it after boot.
+
+    A file of that name already in ``hdir`` with other bytes is the user's, not ours
+    to replace: a LaunchError says so and nothing is written."""
     kind = program.suffix.upper()
     if kind not in (".BAS", ".LST"):
         raise LaunchError(f"{program}: give a .BAS (tokenized) or .LST (listing) file")
     try:
-        data = program.read_bytes()
-    except OSError as error:
-        raise LaunchError(f"{program}: cannot read: {error.strerror}") from None
+        if kind == ".BAS":
+            data = read_input(program, LARGEST_PROGRAM, "any Atari BASIC SAVE file")
+        else:
+            data = read_input(program, LARGEST_LISTING, "any listing of an Atari BASIC program")
+    except InputError as error:
+        raise LaunchError(str(error)) from None
     if kind == ".BAS":
         name = h_name(program, "BAS")
-        write_atomically(hdir / name, data)
+        _put(hdir / name, data, program)
         return Script().wait(BOOT_FRAMES).type(f'RUN "H1:{name}"\n')
     name = h_name(program, "LST")
     lines = split_lines(data, detect(data), where=str(program))
-    write_atomically(hdir / name, join_lines([*lines, b"RUN"], Encoding.ATASCII))
+    _put(hdir / name, join_lines([*lines, b"RUN"], Encoding.ATASCII), program)
     return Script().wait(BOOT_FRAMES).type(f'ENTER "H1:{name}"\n')
+
+
+def _put(place: Path, data: bytes, program: Path) -> None:
+    """Write ``data`` to ``place`` in the H: folder, unless a different file is there."""
+    try:
+        there: bytes | None = read_at_most(place, len(data))
+    except FileNotFoundError:
+        there = None
+    except OSError as error:
+        raise LaunchError(f"{place}: cannot put {program} there: {error.strerror}") from None
+    if there == data:
+        return  # already there, byte for byte (or it is the program itself)
+    if there is not None:
+        raise LaunchError(
+            f"{place}: already there and not {program}'s bytes; a8 emu run does not replace "
+            "it: give another --hdir, or move it away"
+        )
+    write_atomically(place, data)
 
 
 def run_program(options: EmulatorOptions, program: Path, then: Script | None = None) -> RunResult:

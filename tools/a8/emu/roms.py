@@ -42,13 +42,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal
 
-from a8.errors import A8Error
+from a8.errors import UsageError
+from a8.reading import read_at_most
 
 Machine = Literal["xl", "800"]
 
 
-class RomError(A8Error):
-    """A ROM file that cannot be used (missing, unreadable, the wrong size)."""
+class RomError(UsageError):
+    """A ROM file that cannot be used (missing, unreadable, the wrong size): a set-up
+    problem, exit status 2."""
 
 
 class RomKind(enum.Enum):
@@ -155,14 +157,17 @@ class RomImage:
 def load_rom(path: Path, kind: RomKind, source: str = "") -> RomImage:
     """Read and check a ROM file; every problem is a one-line :class:`RomError`."""
     where = f"{path}{f' (from {source})' if source else ''}"
+    largest = max(other.size for other in RomKind)
     try:
-        data = path.read_bytes()
+        data = read_at_most(path, largest)  # /dev/zero or a disk image is not read whole
     except FileNotFoundError:
         raise RomError(f"{where}: ROM file not found") from None
     except IsADirectoryError:
         raise RomError(f"{where}: is a folder, not a ROM file") from None
     except OSError as error:
         raise RomError(f"{where}: cannot read the ROM file: {error.strerror}") from None
+    if len(data) > largest:
+        raise RomError(f"{where}: more than {largest} bytes, {_size_hint(kind, len(data))}")
     if len(data) != kind.size:
         raise RomError(f"{where}: {len(data)} bytes, {_size_hint(kind, len(data))}")
     return RomImage(kind, data, path, source)

@@ -30,6 +30,7 @@ from typing import Final
 from a8.emu.keys import Keystroke, keystrokes_for_text, named_keystroke
 from a8.emu.playback import IDLE, Frame
 from a8.errors import A8Error
+from a8.reading import read_at_most
 
 #: Frames a key is held, then frames with no key before the next one. The genuine
 #: XL OS debounces: after a key it ignores the same key again until its counter
@@ -38,6 +39,15 @@ from a8.errors import A8Error
 #: between the two presses (with 2, PEEK arrives as PEK); AltirraOS has no such rule.
 KEY_HOLD_FRAMES: Final = 2
 KEY_GAP_FRAMES: Final = 3
+
+#: The most frames a script's input may take, and the most any count in it may say:
+#: a day of emulated time at 60 frames a second. Each input frame is an entry in the
+#: list the emulator is fed from, so a bound keeps ``wait 999999999999`` from taking
+#: all the memory; a run that long is a mistake.
+MAX_FRAMES: Final = 24 * 60 * 60 * 60
+#: The longest file read as a script (a script that types a long listing is a few
+#: hundred KB).
+LARGEST_SCRIPT: Final = 4 * 2**20
 
 
 class ScriptError(A8Error):
@@ -193,21 +203,25 @@ class Script:
 
     def input_frames(self) -> int:
         """Frames taken by the input steps alone (waits for files not counted)."""
-        return sum(
-            len(step.frames())
-            for step in self.steps
-            if isinstance(step, TypeText | PressKey | HoldKey | Wait)
-        )
+        return sum(_frame_count(step) for step in self.steps)
 
     @classmethod
     def parse(cls, text: str, source: str = "<script>") -> Script:
         """Read the text format described in this module's docstring."""
         steps: list[Step] = []
+        frames = 0
         for number, line in enumerate(text.splitlines(), start=1):
             try:
-                steps.extend(_parse_line(line))
+                read = _parse_line(line)
             except A8Error as error:
                 raise ScriptError(f"{source}:{number}: {error}") from None
+            frames += sum(_frame_count(step) for step in read)
+            if frames > MAX_FRAMES:
+                raise ScriptError(
+                    f"{source}:{number}: the script's input takes more than {MAX_FRAMES:,} "
+                    "frames (a day of emulated time)"
+                )
+            steps.extend(read)
         return cls(tuple(steps))
 
     def to_text(self) -> str:
@@ -218,10 +232,21 @@ class Script:
     def load(cls, path: str | Path) -> Script:
         """Read a script file (errors name the file and line)."""
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise ScriptError(f"{path}: cannot read script: {error}") from None
-        return cls.parse(text, str(path))
+            data = read_at_most(path, LARGEST_SCRIPT)
+        except OSError as error:
+            raise ScriptError(f"{path}: cannot read script: {error.strerror}") from None
+        if len(data) > LARGEST_SCRIPT:
+            raise ScriptError(f"{path}: more than {LARGEST_SCRIPT:,} bytes: not a script")
+        return cls.from_bytes(data, str(path))
+
+    @classmethod
+    def from_bytes(cls, data: bytes, source: str = "<script>") -> Script:
+        """A script file's bytes (UTF-8), as :meth:`load` reads them."""
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ScriptError(f"{source}: cannot read script: {error}") from None
+        return cls.parse(text, source)
 
 
 def _check_step(step: Step) -> None:
@@ -253,6 +278,22 @@ def _check_step(step: Step) -> None:
 def _check_count(count: int, what: str, minimum: int = 0) -> None:
     if isinstance(count, bool) or not isinstance(count, int) or count < minimum:
         raise ScriptError(f"{what}: frame count must be an integer >= {minimum}, got {count!r}")
+    if count > MAX_FRAMES:
+        raise ScriptError(
+            f"{what}: {count} frames is more than {MAX_FRAMES:,} (a day of emulated time)"
+        )
+
+
+def _frame_count(step: Step) -> int:
+    """The playback frames an input step takes (0 for the others), without making them."""
+    match step:
+        case TypeText(text):
+            return len(keystrokes_for_text(text)) * (KEY_HOLD_FRAMES + KEY_GAP_FRAMES)
+        case PressKey():
+            return KEY_HOLD_FRAMES + KEY_GAP_FRAMES
+        case HoldKey(_, count) | Wait(count):
+            return count
+    return 0
 
 
 def _check_h_name(name: str) -> None:

@@ -46,6 +46,8 @@ from dataclasses import dataclass, replace
 from importlib.resources.abc import Traversable
 
 from a8.basic.atascii import from_text
+from a8.basic.convert import LARGEST_LISTING
+from a8.reading import read_at_most
 from machfsol.atari import display, fill, key_queue, shuffle
 from machfsol.atari.constant_pool import pool_constants
 from machfsol.atari.places import default_source
@@ -116,7 +118,10 @@ def read_source(path: Traversable | None = None) -> BasicSource:
     BasicSourceError if it is missing or not ASCII."""
     source = default_source() if path is None else path
     try:
-        return BasicSource(str(source), source.read_text(encoding="ascii"))
+        data = read_at_most(source, LARGEST_LISTING)  # /dev/zero is not read for ever
+        if len(data) > LARGEST_LISTING:
+            raise BasicSourceError(f"{source}: more than {LARGEST_LISTING:,} bytes: not a source")
+        return BasicSource(str(source), data.decode("ascii"))
     except (OSError, UnicodeDecodeError) as error:
         raise BasicSourceError(f"{source}: cannot read the BASIC source ({error})") from None
 

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from a8.commandline import docs
+from a8.disk.atr import AtrImage
 from a8.emu.cli import add_machine_arguments, check_machine
-from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, resolve_roms
+from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, find_atari800, resolve_roms
 from a8.errors import A8Error
-from a8.files import STDOUT, write_atomically
+from a8.files import STDOUT, Output, output_argument, refuse_input_as_output, write_atomically
 from machfsol.atari.basic_game import (
     VARIANTS,
     generate,
@@ -44,6 +47,7 @@ from machfsol.atari.verify import (
 )
 from machfsol.atari.verify_batch import DEAL_SECONDS, Launch
 from machfsol.engine.cards import Deck
+from machfsol.engine.options import add_seeds, add_variant, variants_of
 from machfsol.engine.seed_list import format_seed_list, parse_seed_list
 from machfsol.errors import MachfsolError, UsageError
 
@@ -61,14 +65,14 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "build",
         help="build the bootable game disk MACHFSOL.ATR",
         description="Generate both programs from the one source, tokenize them and write "
-        "the bootable game disk. See docs/ATR.md.",
+        f"the bootable game disk. See {docs('GAME.md')}.",
     )
     build.add_argument(
         "-o",
         "--output",
-        type=Path,
+        type=output_argument,
         metavar="DISK.ATR",
-        help="disk image to write (default: MACHFSOL.ATR in the current folder; "
+        help="disk image to write, - for stdout (default: MACHFSOL.ATR in the current folder; "
         "atr/MACHFSOL.ATR in the top folder of a checkout of this project)",
     )
     build.add_argument("--source", type=Path, metavar="MY.BAS", help=SOURCE_HELP)
@@ -80,11 +84,13 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         description="Write the listing of the program the game disk carries: the one "
         "source's lines for this variant, without REMs, the most used numbers kept in "
         "variables (what LIST shows on the Atari). --remarks writes the source's lines as "
-        "they are, REMs and numbers. See docs/GAME.md.",
+        f"they are, REMs and numbers. See {docs('GAME.md')}.",
     )
-    listing.add_argument("variant", type=int, choices=VARIANTS)
     listing.add_argument(
-        "-o", "--output", type=Path, help="file to write (default: standard output)"
+        "variant", type=int, choices=VARIANTS, help="the game: 1 (MACHFSOL.1) or 2 (MACHFSOL.2)"
+    )
+    listing.add_argument(
+        "-o", "--output", type=output_argument, help="file to write (default: standard output)"
     )
     listing.add_argument("--source", type=Path, metavar="MY.BAS", help=SOURCE_HELP)
     listing.add_argument(
@@ -113,14 +119,10 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--source, unless --disk or --program says otherwise) in atari800, autoplay the deals "
         "in the games' test mode and replay every transcript on the engine. Exit 0: all "
         "verified; 1: a deal differs (its seed and first differing line are printed); 2: "
-        "bad arguments. See docs/VERIFY.md.",
+        f"bad arguments or set-up. See {docs('VERIFY.md')}.",
     )
-    parser.add_argument(
-        "--variant", choices=("1", "2", "both"), default="both", help="default: both"
-    )
-    parser.add_argument(
-        "--seeds", default=DEFAULT_SEEDS, help=f"e.g. 1-100 or 5,7,10-12 (default {DEFAULT_SEEDS})"
-    )
+    add_variant(parser, many_deals=True)
+    add_seeds(parser, DEFAULT_SEEDS)
     parser.add_argument("--deck", default="52", help="deck size, or sizes: 52,40 (default 52)")
     parser.add_argument(
         "--jobs", type=int, default=DEFAULT_JOBS, help=f"emulators at once (default {DEFAULT_JOBS})"
@@ -173,21 +175,26 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    output: Output = default_disk() if args.output is None else args.output
+    refuse_input_as_output(output, args.source)
     programs = game_programs(read_source(args.source))
-    output: Path = default_disk() if args.output is None else args.output
     disk = build_disk(programs, str(output))
-    try:
-        output.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        folder = output.parent
-        raise MachfsolError(f"{folder}: cannot create the folder: {error.strerror}") from None
+    if isinstance(output, Path):
+        try:
+            output.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            folder = output.parent
+            raise MachfsolError(f"{folder}: cannot create the folder: {error.strerror}") from None
     write_atomically(output, disk.to_bytes())
     sizes = ", ".join(f"{file_name_of(v)} {len(programs[v])} bytes" for v in VARIANTS)
-    print(f"{output}: {sizes}, {disk.free_sectors} free sectors")
+    # With the disk on standard output, the summary goes to stderr, out of its way.
+    report = sys.stderr if isinstance(output, str) else sys.stdout
+    print(f"{output}: {sizes}, {disk.free_sectors} free sectors", file=report)
     return 0
 
 
 def run_listing(args: argparse.Namespace) -> int:
+    refuse_input_as_output(args.output, args.source)
     source = read_source(args.source)
     if args.remarks:
         text = generate(args.variant, source=source)
@@ -209,6 +216,14 @@ def _decks(text: str) -> tuple[int, ...]:
     return tuple(decks)
 
 
+def _check_disk(path: Path) -> None:
+    """``--disk``: an ATR image (a UsageError, exit 2, for anything else)."""
+    try:
+        AtrImage.read(path)
+    except A8Error as error:
+        raise UsageError(f"--disk: {error}") from None
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     seeds = parse_seed_list(args.seeds)
     decks = _decks(args.deck)
@@ -216,7 +231,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         raise UsageError(f"--jobs {args.jobs}: give 1 to 16 emulators")
     if not 1 <= args.deal_seconds <= 3600:
         raise UsageError(f"--deal-seconds {args.deal_seconds}: give 1 to 3600")
-    variants = (1, 2) if args.variant == "both" else (int(args.variant),)
+    variants = variants_of(args.variant)
     check_machine(args.machine, args.tv)
     options = EmulatorOptions(
         machine=args.machine,
@@ -236,13 +251,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
     # test mode's overlay comes from it whatever the disk or program.
     source = read_source(args.source)
     overlay_listing(source)  # a malformed source is one error, before anything starts
+    find_atari800()  # without the emulator: exit 2 (set-up), not 1 ("a deal differs")
+    if args.disk is not None:  # booting a file that is no disk would only hang each deal
+        _check_disk(args.disk)
     if args.program is None and args.disk is None:
         programs = game_programs(source)
         what = f"game disk built from {source.name}"
     with WorkFolder(args.keep) as work:
         if args.program is not None:
             variant = None if args.variant == "both" else variants[0]
-            launches: tuple[Launch, ...] = (program_launch(args.program, variant, source),)
+            try:  # a program that cannot be read or tokenized is a bad argument
+                launches: tuple[Launch, ...] = (program_launch(args.program, variant, source),)
+            except A8Error as error:
+                raise UsageError(str(error)) from None
             what = str(args.program)
         elif args.disk is not None:
             launches = disk_launches(args.disk, variants, source)

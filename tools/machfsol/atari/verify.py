@@ -33,9 +33,11 @@ from pathlib import Path
 from typing import Final
 
 from a8.basic import tokenize
+from a8.basic.convert import LARGEST_LISTING
 from a8.basic.program import Program
 from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, find_atari800
 from a8.files import write_atomically
+from a8.reading import read_at_most
 from machfsol.atari.basic_game import BasicSource, overlay_listing, to_atascii
 from machfsol.atari.build import build_disk, game_programs
 from machfsol.atari.keyboard_game import KeyboardCheck, KeyboardGame, play_on_keyboard
@@ -51,6 +53,7 @@ from machfsol.atari.verify_batch import (
     deals_finished,
     run_batch,
 )
+from machfsol.engine.seed_list import format_seed_list
 from machfsol.errors import UsageError
 
 DEFAULT_SEEDS: Final = "1-100"
@@ -156,9 +159,11 @@ def program_launch(
     mode's overlay from ``source`` (default: the one source)."""
     overlay = to_atascii(overlay_listing(source))
     try:
-        data = path.read_bytes()
+        data = read_at_most(path, LARGEST_LISTING)
     except OSError as error:
         raise UsageError(f"{path}: cannot read the program: {error.strerror}") from None
+    if len(data) > LARGEST_LISTING:
+        raise UsageError(f"{path}: more than {LARGEST_LISTING:,} bytes: not a program")
     if data[:2] == b"\x00\x00":  # a SAVE file starts with LOMEM, always 0
         Program.from_bytes(data, file=str(path))
         return GameProgram(data, str(path), variant, overlay)
@@ -465,8 +470,13 @@ class WorkFolder:
 # ------------------------------------------------------------------ the main job
 
 
-def main_job(*, seeds: int = MAIN_SEEDS, disk: Path | None = None, jobs: int = DEFAULT_JOBS) -> int:
-    """Build the game disk, verify both variants on deals 1..``seeds`` (52 cards).
+def main_job(
+    *,
+    seeds: Sequence[int] = tuple(range(1, MAIN_SEEDS + 1)),
+    disk: Path | None = None,
+    jobs: int = DEFAULT_JOBS,
+) -> int:
+    """Build the game disk, verify both variants on the deals ``seeds`` (52 cards).
 
     The disk goes to ``disk``, by default where ``machfsol build`` puts it
     (:func:`machfsol.atari.places.default_disk`)."""
@@ -474,8 +484,11 @@ def main_job(*, seeds: int = MAIN_SEEDS, disk: Path | None = None, jobs: int = D
     disk.parent.mkdir(parents=True, exist_ok=True)
     game_disk(disk)
     print(f"built {disk}")
-    plan = Plan(disk_launches(disk, (1, 2)), (52,), tuple(range(1, seeds + 1)))
-    print(f"verifying {plan.deals} deals in atari800 (variants 1 and 2, seeds 1-{seeds}, 52 cards)")
+    plan = Plan(disk_launches(disk, (1, 2)), (52,), tuple(seeds))
+    print(
+        f"verifying {plan.deals} deals in atari800 (variants 1 and 2, "
+        f"seeds {format_seed_list(seeds)}, 52 cards)"
+    )
     with WorkFolder(None) as work:
         verification = run_with_progress(plan, work.path, jobs, DEAL_FRAMES)
         print("typing a whole game of each variant on the keyboard, checking the screen")

@@ -8,27 +8,40 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
+from a8.commandline import docs, warn
+from a8.errors import A8Error
+from a8.reading import read_input, shown_name
 from machfsol.engine.autoplay import POLICIES, play
 from machfsol.engine.cards import Card, Deck
 from machfsol.engine.checker import check_bytes
 from machfsol.engine.deal import deal, parse_order, parse_seed
+from machfsol.engine.options import add_deal, add_variant
 from machfsol.engine.rules import Position, variant
-from machfsol.engine.transcript import Player, of_game
+from machfsol.engine.transcript import LARGEST_TRANSCRIPT, Player, of_game
 from machfsol.errors import MachfsolError, UsageError
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add the engine's sub-commands."""
-    deal_parser = subparsers.add_parser("deal", help="print the dealt order of a deal")
-    _add_deal_arguments(deal_parser)
+    deal_parser = subparsers.add_parser(
+        "deal",
+        help="print the dealt order of a deal",
+        description="Print the cards of a deal in the order they are dealt, as card codes "
+        f"(AS 7H ...), the same order the Atari programs deal. See {docs('RULES.md')}.",
+    )
+    add_deal(deal_parser)
     deal_parser.set_defaults(handler=run_deal)
 
-    auto = subparsers.add_parser("autoplay", help="autoplay a deal, print its transcript")
-    auto.add_argument("--variant", type=int, choices=(1, 2), required=True)
-    _add_deal_arguments(auto)
+    auto = subparsers.add_parser(
+        "autoplay",
+        help="autoplay a deal, print its transcript",
+        description="Play a deal with the autoplay policy (the one the Atari programs play "
+        f"in test mode) and print the game as a transcript. See {docs('TRANSCRIPT.md')}.",
+    )
+    add_variant(auto, many_deals=False)
+    add_deal(auto)
     auto.add_argument(
         "--policy",
         choices=sorted(POLICIES),
@@ -37,15 +50,17 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     auto.set_defaults(handler=run_autoplay)
 
-    check = subparsers.add_parser("check", help="replay transcripts on the engine")
-    check.add_argument("files", nargs="+", metavar="FILE")
+    check = subparsers.add_parser(
+        "check",
+        help="replay transcripts on the engine",
+        description="Replay each transcript on the engine, move by move, and say whether "
+        "it is a legal game with the result it claims, or the first line where it is not "
+        f"(exit 1 then). See {docs('TRANSCRIPT.md')}.",
+    )
+    check.add_argument(
+        "files", nargs="+", metavar="FILE", help="a transcript file; - for standard input"
+    )
     check.set_defaults(handler=run_check)
-
-
-def _add_deal_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", help="deal number, 1..2147483646")
-    parser.add_argument("--deck", type=int, help="deck size: 52 (default), 48, ..., 20")
-    parser.add_argument("--order", help='explicit dealing order, e.g. "AS 7H ..."')
 
 
 def _dealt(args: argparse.Namespace) -> tuple[tuple[Card, ...], int | None]:
@@ -68,24 +83,20 @@ def run_deal(args: argparse.Namespace) -> int:
 
 def run_autoplay(args: argparse.Namespace) -> int:
     order, seed = _dealt(args)
-    position = play(Position(order, variant(args.variant)), POLICIES[args.policy])
+    position = play(Position(order, variant(int(args.variant))), POLICIES[args.policy])
     sys.stdout.write(of_game(position, seed=seed, player=Player(args.policy.upper())))
     return 0
 
 
 def run_check(args: argparse.Namespace) -> int:
     failed = 0
-    for name in args.files:
+    for source in args.files:
+        name = shown_name(source)
         try:
-            data = Path(name).read_bytes()
-        except OSError as error:
-            print(f"machfsol: {name}: cannot read: {error.strerror}", file=sys.stderr)
-            failed += 1
-            continue
-        try:
+            data = read_input(source, LARGEST_TRANSCRIPT, "any transcript")
             report = check_bytes(data, name)
-        except MachfsolError as error:  # CheckError, TranscriptError
-            print(f"machfsol: {error}", file=sys.stderr)
+        except (MachfsolError, A8Error) as error:  # unreadable, CheckError, TranscriptError
+            warn(f"machfsol: {error}")
             failed += 1
             continue
         print(report.summary())

@@ -49,6 +49,9 @@ MAGIC = f"MACHFSOL TRANSCRIPT {FORMAT_VERSION}"
 #: The PROGRAM line of transcripts this engine writes (Atari programs name themselves).
 PROGRAM = f"MACHFSOL-PY {__version__}"
 MAX_LINE = 38
+#: The longest file read as a transcript: 100,000 lines of 40 bytes, far more than the
+#: movements of any game.
+LARGEST_TRANSCRIPT = 4 * 10**6
 CARDS_PER_ORDER_LINE = 10
 ATASCII_EOL = 0x9B
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
-from a8.files import write_atomically
-from machfsol.engine.cards import DECK_SIZES
+from a8.commandline import docs
+from a8.files import check_output, output_argument, write_atomically
+from machfsol.engine.cards import DECK_SIZES, Deck
 from machfsol.engine.deal import MAX_SEED, deal, parse_order, parse_seed
+from machfsol.engine.options import add_deal, add_variant, variants_of
 from machfsol.errors import MachfsolError
 from machfsol.odds.chart import draw_chart
 from machfsol.odds.cluster import check_address, check_tls, plain_traffic_warning
@@ -47,10 +48,11 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         description=(
             "For each variant and deck size, play deals FIRST-SEED..FIRST-SEED+DEALS-1 "
             "with the autoplay policy and with one redeal, and solve the first "
-            "SOLVER-DEALS of them with the perfect-information solver."
+            "SOLVER-DEALS of them with the perfect-information solver; print each rate "
+            f"with its 95% interval. See {docs('ODDS.md')}."
         ),
     )
-    odds.add_argument("--variant", default="both", help="1, 2 or both (default both)")
+    add_variant(odds, many_deals=True)
     odds.add_argument("--deck", default="all", help="deck size or 'all' (default all)")
     odds.add_argument("--deals", default="1000", help="deals per row (default 1000)")
     odds.add_argument("--first-seed", default="1", help="first deal number (default 1)")
@@ -99,11 +101,12 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     solve_parser = subparsers.add_parser(
         "solve",
         help="can this deal be won? (perfect information: the solver knows the stock)",
+        description="Decide whether one deal can be won by a player who knew the order of "
+        "the stock: WON (with a winning line, which --transcript writes), LOST (every line "
+        f"tried) or UNKNOWN (the node limit came first). See {docs('ODDS.md')}.",
     )
-    solve_parser.add_argument("--variant", default="1", help="1 or 2 (default 1)")
-    solve_parser.add_argument("--seed", help="deal number")
-    solve_parser.add_argument("--deck", default="52", help="deck size (default 52)")
-    solve_parser.add_argument("--order", help='explicit dealing order, e.g. "AS 7H ..."')
+    add_variant(solve_parser, many_deals=False)
+    add_deal(solve_parser)
     solve_parser.add_argument(
         "--node-limit", default=None, help="solver states before UNKNOWN (default as odds)"
     )
@@ -127,14 +130,6 @@ def _int(text: str, option: str, low: int, high: int) -> int:
     return int(text)
 
 
-def _variants(text: str) -> list[int]:
-    if text == "both":
-        return [1, 2]
-    if text in ("1", "2"):
-        return [int(text)]
-    raise UsageError(f"--variant {text!r} is not 1, 2 or both")
-
-
 def _decks(text: str) -> list[int]:
     if text == "all":
         return list(DECK_SIZES)
@@ -146,7 +141,7 @@ def _decks(text: str) -> list[int]:
 def _note_without_compiled_search() -> None:
     if not COMPILED:
         state = (
-            "is out of date (rebuild it: pip install -e . or bash .ci/setup)"
+            "is out of date (rebuild it: in a checkout, bash .ci/setup)"
             if COMPILED_OUT_OF_DATE
             else "is not built"
         )
@@ -158,7 +153,9 @@ def _note_without_compiled_search() -> None:
 
 
 def run_odds(args: argparse.Namespace) -> int:
-    configs = [(v, d) for v in _variants(args.variant) for d in _decks(args.deck)]
+    if args.chart:
+        check_output(output_argument(args.chart))  # now, not after the study
+    configs = [(v, d) for v in variants_of(args.variant) for d in _decks(args.deck)]
     deals = _int(args.deals, "--deals", 1, 10**9)
     first_seed = parse_seed(args.first_seed)
     if first_seed + deals - 1 > MAX_SEED:
@@ -197,7 +194,7 @@ def run_odds(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.close()
     if args.chart:
-        write_atomically(Path(args.chart), draw_chart(rows))
+        write_atomically(output_argument(args.chart), draw_chart(rows))
     if args.json:
         print(json.dumps({"rows": [row.as_json() for row in rows]}, indent=1))
     else:
@@ -206,20 +203,22 @@ def run_odds(args: argparse.Namespace) -> int:
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    if args.variant not in ("1", "2"):
-        raise UsageError(f"--variant {args.variant!r} is not 1 or 2")
+    if args.transcript:
+        check_output(output_argument(args.transcript))
     game = int(args.variant)
     node_limit = (
         None if args.node_limit is None else _int(args.node_limit, "--node-limit", 1, 10**9)
     )
     seed: int | None = None
+    if (args.seed is None) == (args.order is None):
+        raise UsageError("give exactly one of --seed and --order")
     if args.order is not None:
-        order = parse_order(args.order)
-    elif args.seed is not None:
-        seed = parse_seed(args.seed)
-        order = deal(seed, _decks(args.deck)[0])
+        order = parse_order(args.order, args.deck)
     else:
-        raise UsageError("solve needs --seed or --order")
+        size = 52 if args.deck is None else args.deck
+        Deck(size)
+        seed = parse_seed(args.seed)
+        order = deal(seed, size)
     _note_without_compiled_search()
     if args.plain:
         solution = search(order, game, node_limit or PLAIN_NODE_LIMIT, plain=True)
@@ -239,5 +238,5 @@ def run_solve(args: argparse.Namespace) -> int:
         if not solution.won:
             raise MachfsolError(f"{args.transcript}: no winning line to write")
         text = transcript(order, game, solution, seed)
-        write_atomically(Path(args.transcript), text.encode("ascii"))
+        write_atomically(output_argument(args.transcript), text.encode("ascii"))
     return 0

@@ -168,7 +168,10 @@ def _tls_file(
     address: str, value: str | None, option: str, config_key: str, required: bool
 ) -> TlsFile | None:
     """The file given by the option, else by the Dask configuration; it must exist."""
-    import dask.config
+    try:  # an optional extra: machfsol[cluster]
+        import dask.config
+    except ImportError:
+        raise _without_the_extra() from None
 
     if value is not None:
         found = TlsFile(Path(value), option)
@@ -213,6 +216,14 @@ def _reason(error: OSError) -> str:
     return str(reason or error.strerror or error)
 
 
+def _without_the_extra() -> UsageError:
+    """The error when Dask is not installed: it is the optional extra machfsol[cluster]."""
+    return UsageError(
+        "--cluster needs Dask's distributed package, an optional part of machfsol: "
+        "pip install 'machfsol[cluster]' (in a checkout: pip install -e '.[cluster]')"
+    )
+
+
 def run_on_cluster(
     tasks: Sequence[Task],
     function: Callable[[Task], Result],
@@ -225,7 +236,10 @@ def run_on_cluster(
     once per task. ``tls`` gives the files of a ``tls://`` address (None: Dask's
     configuration). Raises ClusterError when the scheduler cannot be reached or a task
     fails for good (its worker died too often, or the function raised)."""
-    from distributed import Client, LocalCluster, as_completed
+    try:  # an optional extra: machfsol[cluster]
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise _without_the_extra() from None
 
     cluster: Any = None
     if address == "local":

@@ -1613,7 +1613,8 @@ def _compiled_search(
         state = "is out of date" if COMPILED_OUT_OF_DATE else "is not built"
         raise CompiledSearchMissing(
             f"the compiled search (machfsol.odds._concrete) {state}: reinstall the "
-            "package with a C compiler at hand (bash .ci/setup, or pip install -e .)"
+            "package with a C compiler and Python's headers at hand (in a checkout: "
+            "bash .ci/setup)"
         )
     deck = order[0]
     verdict, nodes, line = _concrete.search(

@@ -17,9 +17,10 @@ number of workers nor on where they run.
 from __future__ import annotations
 
 import math
+import multiprocessing
+import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -220,10 +221,19 @@ def _run(
         for index, job in work:
             yield index, run_job(job)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [(index, pool.submit(run_job, job)) for index, job in work]
-        for index, future in futures:
-            yield index, future.result()
+    # A process pool whose workers are ended when the block is left early (Ctrl-C, an
+    # error): concurrent.futures' pool would first run every chunk already submitted,
+    # so an interrupted study went on for as long as it had left. The workers leave
+    # Ctrl-C to this process, which stops them.
+    context = multiprocessing.get_context()
+    with context.Pool(processes=jobs, initializer=_leave_interrupts_to_the_parent) as pool:
+        tallies = pool.imap(run_job, [job for _index, job in work])
+        for (index, _job), tally in zip(work, tallies, strict=True):
+            yield index, tally
+
+
+def _leave_interrupts_to_the_parent() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _percent(value: float) -> str:

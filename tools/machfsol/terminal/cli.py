@@ -20,8 +20,10 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from a8.commandline import docs
 from machfsol.engine.cards import Card, Deck
 from machfsol.engine.deal import deal, parse_order, parse_seed
+from machfsol.engine.options import add_deal, add_variant
 from machfsol.engine.rules import variant
 from machfsol.errors import UsageError
 from machfsol.terminal import curses_ui
@@ -40,12 +42,15 @@ from machfsol.terminal.table_view import (
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add ``machfsol play``."""
     parser = subparsers.add_parser(
-        "play", help="play full screen in the terminal (--plain: one typed command a line)"
+        "play",
+        help="play full screen in the terminal (--plain: one typed command a line)",
+        description="Play MAChFsol 1 or 2 in the terminal: full screen with the Atari "
+        "game's keys, or one typed command a line (--plain, and whenever standard input "
+        "or output is not a terminal: screen readers, pipes, scripts). Ctrl-C quits. See "
+        f"{docs('PLAY.md')}.",
     )
-    parser.add_argument("--variant", type=int, choices=(1, 2), default=1, help="1 (default) or 2")
-    parser.add_argument("--seed", help="deal number, 1..2147483646 (default: random, shown)")
-    parser.add_argument("--order", help='explicit dealing order, e.g. "AS 7H ..."')
-    parser.add_argument("--deck", type=int, help="deck size: 52 (default), 48, ..., 20")
+    add_variant(parser, many_deals=False)
+    add_deal(parser, random_seed=True)
     parser.add_argument(
         "--style",
         choices=[style.value for style in Style],
@@ -69,6 +74,8 @@ def run_play(args: argparse.Namespace) -> int:
         raise UsageError("give at most one of --seed and --order")
     if args.transcript is not None and not args.transcript.strip():
         raise UsageError("--transcript needs a file name")
+    if args.transcript == "-":
+        raise UsageError("--transcript -: the game itself is on standard output; give a file")
     if sys.stdin is None or sys.stdout is None:  # started with <&- or >&-
         raise UsageError("play needs a standard input and a standard output")
     if args.order is not None:
@@ -79,17 +86,16 @@ def run_play(args: argparse.Namespace) -> int:
         Deck(size)
         seed = random_seed() if args.seed is None else parse_seed(args.seed)
         order = deal(seed, size)
+    game = variant(int(args.variant))
     face = CardFace(Style(args.style), wants_colour(sys.stdout), can_show_symbols(sys.stdout))
     transcript = None if args.transcript is None else Path(args.transcript)
     if not args.plain:
         why_not = full_screen_refusal(sys.stdin, sys.stdout)
         if why_not is None:
-            return run_full_screen(Sitting(variant(args.variant), face, transcript), order, seed)
+            return run_full_screen(Sitting(game, face, transcript), order, seed)
         if why_not:
             print(f"machfsol: {why_not}: playing in line mode (as with --plain)", file=sys.stderr)
-    session = Session(
-        variant(args.variant), face, sys.stdout, transcript, clear=is_ansi_terminal(sys.stdout)
-    )
+    session = Session(game, face, sys.stdout, transcript, clear=is_ansi_terminal(sys.stdout))
     try:
         session.start(order, seed)
         return session.run(input)

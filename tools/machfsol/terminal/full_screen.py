@@ -492,6 +492,9 @@ class FullScreenGame:
             return
         path = Path(self.entry.strip())
         self.mode = Mode.PLAY
+        if self.entry.strip() == "-":  # standard output is this screen
+            self._refuse("Not saved: - is the screen; type a file name.")
+            return
         try:
             self.sitting.save_as(path)
         except TranscriptWriteError as error:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from a8.files import OutputError, write_atomically
+from a8.files import Output, OutputError, write_atomically
 from machfsol.engine.autoplay import choose_move
 from machfsol.engine.cards import Card
 from machfsol.engine.deal import MAX_SEED, MIN_SEED, deal
@@ -303,7 +303,7 @@ class Sitting:
         if path is not None:
             self.save_as(path)
 
-    def save_as(self, path: Path) -> None:
+    def save_as(self, path: Output) -> None:
         """Write the current deal's transcript to ``path`` (TranscriptWriteError if not)."""
         try:
             write_atomically(path, self.transcript_text().encode("ascii"))

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
+from a8.files import output_argument
 from machfsol.engine.cards import Card
 from machfsol.engine.rules import DRAW, Move, Position, Variant
 from machfsol.errors import MachfsolError
@@ -236,7 +237,7 @@ class Session:
         return f"Took back {count_of(done, 'move')}."
 
     def _save_as(self, name: str | None) -> str:
-        path = Path(name) if name is not None else Path(self.sitting.default_name())
+        path = output_argument(name if name is not None else self.sitting.default_name())
         try:
             self.sitting.save_as(path)
         except TranscriptWriteError as error:
