@@ -319,7 +319,8 @@
 # The main loop (201): count the deal as played once a move is made, check for the end, read a key.
 201 IF PF=0 THEN IF NM THEN PF=1:GP=GP+1:GOSUB 199
 202 IF P>N THEN GOSUB 6800
-203 GET #2,KY
+203 IF TM THEN GOSUB 7200
+204 GET #2,KY
 205 IF KY>96 AND KY<123 THEN KY=KY-32
 206 IF M8 THEN POSITION 0,17:PRINT "{DELLINE}{DELLINE}{INSLINE}{INSLINE}";:M8=0:M7=0
 207 IF KY=32 THEN 240
@@ -351,11 +352,11 @@
 #
 # ------------------------------------------------------------ keyboard play: places, keys, undo
 #
-# After the policy and the main loop: the test mode's autoplay never comes here, and its
+# After the policy and the main loop: autoplay (P, 196) never comes here, and its
 # jumps into the policy walk fewer lines (see "Speed" above). What a step, an undo or a
 # new deal uses (showing places, a place's top card, undo itself) stays ahead of the policy.
 #
-# Test mode (overlay, 7100): 270 replays the steps kept (J+1 to U9), writing each one's
+# Test mode (overlay, 7500): 270 replays the steps kept (J+1 to U9), writing each one's
 # transcript line after it (DI=0: the step itself writes and shows nothing); 283 reads
 # the jiffy clock (RTCLOK 18-20) into TJ, again if it ticked meanwhile.
 #T 270 REM REPLAY THE STEPS KEPT
@@ -450,7 +451,7 @@
 # keyboard play every step is shown from then on (DI=1). All in line, from 6000 to the
 # main loop: a GOSUB and its RETURN up here walk the program from its start.
 6000 REM NEW GAME WITH SEED SE: THE TABLE DRAWN UNSEEN UNDER THE TITLE, THEN SHOWN
-6005 CLOSE #3:CLOSE #2:OPEN #2,4,0,"K:":TRAP 9000:GRAPHICS 0:POKE 82,0:POKE 752,1:DL=PEEK(560)+256*PEEK(561)
+6005 CLOSE #2:OPEN #2,4,0,"K:":TRAP 9000:GRAPHICS 0:POKE 82,0:POKE 752,1:DL=PEEK(560)+256*PEEK(561)
 6010 M7=0:M8=0:PF=0:WF=0:WD=0:CE$="--":CE$(3)=CD$:CE$(107)="--":POSITION 0,0:PRINT TL$
 6015 POKE 16,64:POKE 53774,64:GOSUB 199:Y9=2:GOSUB 8:POSITION 0,3:PRINT "ACES      TABLEAU            KINGS"
 # The labels a column at a time, the cursor taken down two lines and back one column
@@ -507,56 +508,63 @@
 #
 # ------------------------------------------------------------ test mode
 #
-# The test mode (docs/GAME.md, "Test mode"): H1:MFTEST.CFG lists deals (MFTEST 1, then
-# DECK and SEED lines, END); one transcript is written for each. Its code is the "#T"
-# lines: an overlay, not in the program the disk carries (the player loads no byte of
-# it). Once the set-up has found the configuration, 10120 ENTERs the overlay's listing
-# from H1:MFTEST.LST (the harness puts it there, generated from this source): Atari BASIC
-# merges its lines into the program, every variable and array kept, and then runs the
-# listing's last line, which has no line number, as if typed: GOTO 7000. The overlay's
-# strings are dimensioned here, and the transcript's names set (7005, 11150).
-#T 7000 DIM CO$(104),PN$(54),F$(20),SC$(4),FM$(4),RS$(8):SC$="SHCD":FM$="M F ":RS$="WON LOST":GOSUB 10150
-#T 7005 PN$="S  W  T1 T2 T3 T4 T5 T6 T7 T8 AS AH AC AD KS KH KC KD ":GOSUB 11150
-#T 7010 K9=0:DI=0:TRAP 7900:INPUT #3;L$:IF L$<>"MFTEST 1" THEN 7900
-#T 7020 TRAP 7800:INPUT #3;L$:TRAP 7900:IF L$="END" THEN 7800
-#T 7030 IF L$(1,5)="DECK " THEN N=VAL(L$(6)):GOTO 7070
-#T 7050 IF L$(1,5)="SEED " THEN DS$=L$(6):GOTO 7066
-#T 7065 GOTO 7900
-# The seed read exactly (VAL keeps 9 digits on genuine BASIC; see 8045) and written
-# as the configuration spells it (DS$).
-#T 7066 SE=VAL(DS$):IF LEN(DS$)=10 THEN SE=VAL(DS$(1,9))*10+VAL(DS$(10))
-#T 7067 GOSUB 7100:GOTO 7020
-#T 7070 IF N<20 OR N>52 OR N<>4*INT(N/4) THEN 7900
-#T 7080 GOSUB 11000:GOTO 7020
-#T 7100 REM ONE DEAL: SHUFFLE, LAY OUT, AUTOPLAY, TIMED IN JIFFIES (1/60 S)
-#T 7105 IF SE<1 OR SE>2147483640+6 OR SE<>INT(SE) THEN 7900
-#T 7110 K9=K9+1:F$="H1:T":F$(5)=STR$(K9):F$(LEN(F$)+1)=".TXT":OPEN #1,8,0,F$
-# Timed as the game plays: no transcript (the real game has no PRINT #), every step kept
-# for undo (US, UD). Then the transcript is written by laying out the deal again and
-# replaying the steps kept, one by one (270): the very game that was timed. Nobody looks
-# at the screen meanwhile: while a deal is timed, ANTIC's DMA is off (SDMCTL 559 and, at
-# once, DMACTL 54272: on the real machine the display takes about a third of the CPU
-# from BASIC), and CRITIC (66) is set, so that the OS skips the deferred part of its
-# vertical-blank interrupt (the jiffy clock RTCLOK is kept by the immediate part, which
-# still runs). Both are undone after the game; docs/GAME.md gives the figures with them.
-#T 7115 POKE 559,0:POKE 54272,0:POKE 66,1
-#T 7120 GOSUB 283:T0=TJ:GOSUB 600:GOSUB 283:T1=TJ-T0:GOSUB 650:GOSUB 283:T2=TJ-T0:GOSUB 7400
-#T 7130 GOSUB 283:T0=TJ:GOSUB 500:GOSUB 283:T3=TJ-T0:POKE 66,0:POKE 559,34:U9=SN:LG=1:DI=2:RP=1:GOSUB 650:J=0
-#T 7135 DI=0:GOSUB 270:LG=0:RP=0
-#T 7140 PRINT #1;"RESULT ";RS$(1+4*(FC<N),4+4*(FC<N));" ";FC;" MOVES ";NM
-#T 7150 PRINT #1;"JIFFIES SHUFFLE ";T1:PRINT #1;"JIFFIES DEAL ";T2
-#T 7160 PRINT #1;"JIFFIES PLAY ";T3:PRINT #1;"JIFFIES GAME ";T2+T3:CLOSE #1:RETURN
-#T 7400 REM TRANSCRIPT HEADER AND THE DEALING ORDER, TEN CARDS A LINE
-#T 7410 PRINT #1;"MACHFSOL TRANSCRIPT 1":PRINT #1;"PROGRAM MACHFSOL.";V;" ATARI"
-#T 7420 PRINT #1;"VARIANT ";V:PRINT #1;"DECK ";N:PRINT #1;"SEED ";DS$:PRINT #1;"PLAYER AUTO"
-#T 7430 FOR I=1 TO N STEP 10:PRINT #1;"ORDER";:FOR J=I TO I+9:IF J<=N THEN C=D(J):PRINT #1;" ";CO$(C+C+1,C+C+2);
-#T 7440 NEXT J:PRINT #1:NEXT I:PRINT #1;"MOVES":RETURN
+# The test mode (docs/GAME.md, "Test mode") plays deals the way a player does, through
+# the same keys and lines: H1:MFTEST.CFG (MFTEST 3, then the steps, END) holds every
+# key of every step, made by the harness from the engine (machfsol/atari/
+# test_player.py): a new deal by its number (N, the digits, RETURN), the policy's
+# moves, hints, undos, play-all, the options, a player's mistakes. Whenever the main
+# loop asks for a key (203), the overlay's line 7200 records a checksum of the whole
+# screen (screen_sum.s), the screen the last step left, and types the next step's keys
+# into the keyboard queue; the game reads them as a player's. A "T" line writes the
+# transcript of the deal in play (its steps kept for undo, replayed: 270), its timing
+# and the screen's checksums, which machfsol verify holds to the engine.
+#
+# Its code is the "#T" lines: an overlay, not in the program the disk carries (the
+# player loads no byte of it). Once the set-up has found the configuration, 10120
+# ENTERs the overlay's listing from H1:MFTEST.LST (the harness puts it there, generated
+# from this source): Atari BASIC merges its lines into the program, every variable and
+# array kept, and then runs the listing's last line, which has no line number, as if
+# typed: GOTO 7000.
+#
+# A step line: "K " or "D " (the step that deals), then its keys, each the keyboard's
+# code (CH's) plus 48. SS(1..NS) the screen's checksums since the last transcript. The
+# time is the game's own: from the step's last key typed (T0) to its next GET, summed
+# in T3 from the step that deals (DQ=1 until its end, then 2: T1 is its time). Keys
+# click on the OS's keyboard GET: not here (NOCLIK).
+#T 7000 DIM CO$(104),PN$(54),F$(20),SC$(4),FM$(4),RS$(8),SS(450):SC$="SHCD":FM$="M F ":RS$="WON LOST"
+#T 7005 PN$="S  W  T1 T2 T3 T4 T5 T6 T7 T8 AS AH AC AD KS KH KC KD ":GOSUB 10150:GOSUB 11150
+#T 7010 K9=0:NS=0:DQ=0:T0=0:T3=0:POKE 731,1:TRAP 7900:INPUT #4;L$:IF L$<>"MFTEST 3" THEN 7880
+#T 7020 GOTO 6000
+# (The program's line 203 calls 7200, in test mode only: IF TM THEN GOSUB 7200.)
+#T 7200 GOSUB 283:T3=T3+TJ-T0:IF DQ=1 THEN T1=T3:DQ=2
+#T 7205 NS=NS+1:SS(NS)=USR(ADR("{CODE screen_sum.s}"))
+#T 7210 TRAP 7800:INPUT #4;L$:TRAP 7900:IF L$="END" THEN 7800
+#T 7220 IF L$="T" THEN 7500
+#T 7230 IF L$(1,2)="D " THEN DQ=1:T3=0:GOTO 7250
+#T 7240 IF L$(1,2)<>"K " THEN 7880
+#T 7250 FOR I=3 TO LEN(L$):C9=USR(KI,2,ASC(L$(I))-48):NEXT I:GOSUB 283:T0=TJ:RETURN
+# The deal is over: its transcript, written from the steps kept for undo (the game is
+# laid out again and replayed, 270: the very steps that were made), its timing, and
+# the screen's checksums since the last transcript (SCREEN lines, five a line).
+#T 7500 K9=K9+1:F$="H1:T":F$(5)=STR$(K9):F$(LEN(F$)+1)=".TXT":OPEN #1,8,0,F$:GOSUB 7600
+#T 7510 U9=SN:LG=1:DI=2:RP=1:GOSUB 650:J=0:DI=0:GOSUB 270:LG=0:RP=0:DI=1
+#T 7520 PRINT #1;"RESULT ";RS$(1+4*(FC<N),4+4*(FC<N));" ";FC;" MOVES ";NM
+#T 7530 PRINT #1;"JIFFIES DEAL ";T1:PRINT #1;"JIFFIES PLAY ";T3-T1:PRINT #1;"JIFFIES GAME ";T3
+#T 7540 FOR I=1 TO NS STEP 5:PRINT #1;"SCREEN";:FOR J=I TO I+4:IF J<=NS THEN PRINT #1;" ";SS(J);
+#T 7550 NEXT J:PRINT #1:NEXT I:CLOSE #1:DQ=0:NS=0:GOTO 7210
+#T 7600 REM TRANSCRIPT HEADER AND THE DEALING ORDER, TEN CARDS A LINE
+#T 7610 PRINT #1;"MACHFSOL TRANSCRIPT 1":PRINT #1;"PROGRAM MACHFSOL.";V;" ATARI"
+#T 7620 PRINT #1;"VARIANT ";V:PRINT #1;"DECK ";N:PRINT #1;"SEED ";DS$:PRINT #1;"PLAYER AUTO"
+#T 7630 FOR I=1 TO N STEP 10:PRINT #1;"ORDER";:FOR J=I TO I+9:IF J<=N THEN C=D(J):PRINT #1;" ";CO$(C+C+1,C+C+2);
+#T 7640 NEXT J:PRINT #1:NEXT I:PRINT #1;"MOVES":RETURN
 #T 7800 REM END OF THE CONFIGURATION: WRITE THE DONE MARKER
-#T 7810 TRAP 40000:CLOSE #3:OPEN #1,8,0,"H1:MFDONE.TXT":PRINT #1;"DONE ";K9;" FRE ";FRE(0);
+#T 7810 TRAP 40000:CLOSE #4:OPEN #1,8,0,"H1:MFDONE.TXT":PRINT #1;"DONE ";K9;" FRE ";FE;
 #T 7820 PRINT #1;" MEMLO ";PEEK(743)+256*PEEK(744):CLOSE #1:X=USR(KI,0):END
-#T 7900 REM BAD CONFIGURATION LINE OR I/O ERROR: SAY WHICH IN THE DONE MARKER
-#T 7910 TRAP 40000:ER=PEEK(195):CLOSE #1:CLOSE #3:OPEN #1,8,0,"H1:MFDONE.TXT"
-#T 7920 PRINT #1;"ERROR ";ER;" AT ";L$:CLOSE #1:X=USR(KI,0):END
+#T 7880 REM NOT A LINE OF THE CONFIGURATION: SAY WHICH IN THE DONE MARKER
+#T 7885 TRAP 40000:CLOSE #1:CLOSE #4:OPEN #1,8,0,"H1:MFDONE.TXT":PRINT #1;"BAD LINE ";L$:CLOSE #1:X=USR(KI,0):END
+#T 7900 REM ANY ERROR (CONFIGURATION, I/O, THE GAME): ITS CODE AND LINE IN THE DONE MARKER
+#T 7910 TRAP 40000:ER=PEEK(195):EL=PEEK(186)+256*PEEK(187):CLOSE #1:CLOSE #4:OPEN #1,8,0,"H1:MFDONE.TXT"
+#T 7920 PRINT #1;"ERROR ";ER;" AT ";EL:CLOSE #1:X=USR(KI,0):END
 #
 # ------------------------------------------------------------ new deal, options
 #
@@ -639,8 +647,10 @@
 10100 GOSUB 10500
 10110 REM TEST MODE IF THE HARNESS GAVE A CONFIGURATION ON H1:
 # (The keyboard queue is taken out while ENTER merges the overlay's lines, which moves
-# the program's strings and arrays, KQ$ among them: 7000 puts it back.)
-10120 TRAP 6000:OPEN #3,4,0,"H1:MFTEST.CFG":TRAP 10190:TM=1:Y9=24:GOSUB 8:X=USR(KI,0):ENTER "H1:MFTEST.LST"
+# the program's strings and arrays, KQ$ among them: 7000 puts it back. FE: the memory
+# free before the overlay comes in, what a player has; the test mode reports it.)
+10120 TRAP 6000:OPEN #4,4,0,"H1:MFTEST.CFG":TRAP 10190:TM=1:FE=FRE(0)
+10125 Y9=24:GOSUB 8:X=USR(KI,0):ENTER "H1:MFTEST.LST"
 # The keyboard queue: a 6502 routine (tools/machfsol/atari/key_queue.s, docs/GAME.md)
 # that keeps the keys typed while the game works, up to 255, in KQ$, and hands them
 # to the OS one by one: GET from K: reads them in the order typed. KI is its installer,

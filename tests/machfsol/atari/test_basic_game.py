@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 
@@ -14,7 +15,8 @@ from machfsol.atari import basic_game
 from machfsol.atari.basic_game import BasicSourceError, generate, parse_source, to_atascii
 from machfsol.atari.constant_pool import pool_constants
 from machfsol.atari.shuffle import routine
-from machfsol.atari.test_mode import AtariTestModeError, Deal, config_text, run_test_mode
+from machfsol.atari.test_mode import AtariTestModeError, config_text, key_character, run_test_mode
+from machfsol.atari.test_player import Deal, expected_steps
 from machfsol.errors import MachfsolError
 
 SMALL = """\
@@ -98,6 +100,13 @@ def test_a_program_line_may_not_jump_into_the_overlay() -> None:
         generate(1, source="10 GOTO 7000\n#T 7000 END\n", part="program")
 
 
+def test_a_program_line_may_jump_into_the_overlay_only_in_test_mode() -> None:
+    source = "10 IF TM THEN GOSUB 7000\n20 END\n#T 7000 RETURN\n"
+    assert generate(1, source=source, part="program") == "10 IF TM THEN GOSUB 7000\n20 END\n"
+    with pytest.raises(BasicSourceError, match="line 10 jumps to missing line 7000"):
+        generate(1, source="10 IF X THEN GOSUB 7000\n#T 7000 RETURN\n", part="program")
+
+
 def test_the_program_redirects_a_jump_past_the_overlay_as_it_runs_without_it() -> None:
     source = "10 GOTO 20\n20 REM X\n#T 25 END\n30 END\n"
     assert generate(1, source=source, strip_remarks=True, part="program") == (
@@ -117,7 +126,7 @@ def test_the_real_overlay_holds_the_test_mode_and_nothing_the_game_runs() -> Non
     overlay = basic_game.overlay_listing()
     numbers = [int(line.split(" ", 1)[0]) for line in overlay.splitlines()[:-1]]
     assert overlay.endswith("\nGOTO 7000\n")
-    assert 7000 in numbers and 7100 not in numbers  # 7100 is a REM: stripped
+    assert 7000 in numbers and 7600 not in numbers  # 7600 is a REM: stripped
     program = {int(line.split(" ", 1)[0]) for line in basic_game.program_listing(2).splitlines()}
     assert not program & set(numbers)
     assert all(n in range(270, 285) or n in range(7000, 8000) or n >= 11150 for n in numbers)
@@ -235,20 +244,37 @@ def test_the_real_source_generates_plain_rev_c_lines() -> None:
 # ------------------------------------------------------------------ test-mode configuration
 
 
-def test_test_mode_configuration_lists_deck_changes_and_seeds() -> None:
-    deals = [Deal(52, 1), Deal(52, 2147483646), Deal(40, 7)]
-    assert config_text(deals) == (
-        b"MFTEST 1\x9bDECK 52\x9bSEED 1\x9bSEED 2147483646\x9bDECK 40\x9bSEED 7\x9bEND\x9b"
-    )
+def test_test_mode_configuration_spells_each_steps_keys_and_ends_each_deal() -> None:
+    deals = [Deal(52, 1), Deal(40, 7, spanish=True)]
+    steps = list(expected_steps(1, deals))
+    lines = config_text(steps).split(b"\x9b")
+    assert lines[0] == b"MFTEST 3" and lines[-2:] == [b"END", b""]
+    # deal 1: N 1 RETURN (N is key code 35, 1 is 31, RETURN 12: each plus 48)
+    assert lines[1] == b"D " + bytes([35 + 48, 31 + 48, 12 + 48])
+    first_t = lines.index(b"T")
+    assert first_t == len(steps[0])  # one line a step, but the first table has no keys
+    # deal 2 starts with the options: O, D three times (52 -> 40), S, RETURN
+    assert lines[first_t + 1] == b"K " + bytes(c + 48 for c in (8, 58, 58, 58, 62, 12))
+    assert lines.count(b"T") == 2
 
 
 @pytest.mark.parametrize(
-    ("deal", "message"),
-    [(Deal(50, 1), "deck size 50"), (Deal(52, 0), "seed 0"), (Deal(52, 2**31 - 1), "seed")],
+    ("make", "message"),
+    [
+        (lambda: Deal(50, 1), "deck size 50"),
+        (lambda: Deal(52, 0), "seed 0"),
+        (lambda: Deal(52, 2**31 - 1), "seed"),
+        (lambda: Deal(52, 1, "X"), "extras 'X'"),
+    ],
 )
-def test_test_mode_configuration_refuses_bad_deals(deal: Deal, message: str) -> None:
+def test_test_mode_refuses_bad_deals(make: Callable[[], Deal], message: str) -> None:
     with pytest.raises(MachfsolError, match=message):
-        config_text([deal])
+        make()
+
+
+def test_a_key_with_shift_cannot_be_typed_by_the_test_mode() -> None:
+    with pytest.raises(MachfsolError, match="without SHIFT or CONTROL"):
+        key_character("SHIFT-A")
 
 
 @pytest.mark.parametrize("variant", basic_game.VARIANTS)

@@ -21,8 +21,9 @@ from a8.basic import tokenize
 from a8.emu.emulator import EmulatorOptions, run
 from a8.emu.script import Script
 from machfsol.atari.basic_game import generate, read_source
-from machfsol.atari.verify import Plan, main_job, program_launch, verify
-from machfsol.atari.verify_batch import DealResult, GameDisk, first_divergence
+from machfsol.atari.test_player import Deal
+from machfsol.atari.verify import Plan, main_job, program_launch
+from machfsol.atari.verify_batch import Batch, DealResult, GameDisk, first_divergence, run_batch
 from machfsol.cli import main
 from machfsol.engine.seed_list import MAX_SEEDS, SeedListError, format_seed_list, parse_seed_list
 
@@ -144,7 +145,7 @@ def test_first_divergence_of_a_cut_transcript() -> None:
 def test_program_launch_reads_listings_and_save_files(tmp_path: Path) -> None:
     listing = tmp_path / "P.LST"
     listing.write_text('10 PRINT "HI"\n', encoding="ascii")
-    launch = program_launch(listing, None)
+    launch = program_launch(listing, 1)
     assert launch.program[:2] == b"\x00\x00"
     saved = tmp_path / "P.BAS"
     saved.write_bytes(launch.program)
@@ -152,7 +153,14 @@ def test_program_launch_reads_listings_and_save_files(tmp_path: Path) -> None:
     broken = tmp_path / "B.LST"
     broken.write_text("10 PRINT (\n", encoding="ascii")
     # A program that cannot be tokenized is a bad argument (2), not a deal that differs (1).
-    assert main(["verify", "--program", str(broken), "--seeds", "1"]) == 2
+    assert main(["verify", "--program", str(broken), "--variant", "1", "--seeds", "1"]) == 2
+
+
+def test_a_program_needs_its_variant(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    listing = tmp_path / "P.LST"
+    listing.write_text('10 PRINT "HI"\n', encoding="ascii")
+    assert main(["verify", "--program", str(listing)]) == 2
+    assert "say which game it plays (--variant 1 or 2)" in capsys.readouterr().err
 
 
 # ------------------------------------------------------------------ in the emulator
@@ -210,7 +218,9 @@ def test_a_save_file_given_as_the_program_passes(
     """What a user does with a program saved on the Atari: ``SAVE "D:MY.BAS"``."""
     program = tmp_path / "MY.BAS"
     program.write_bytes(tokenize(generate(2)))
-    status, report = _json_run(capsys, "--program", str(program), "--seeds", "4,9")
+    status, report = _json_run(
+        capsys, "--program", str(program), "--variant", "2", "--seeds", "4,9"
+    )
     assert status == 0
     results = report["results"]
     assert isinstance(results, list)
@@ -262,33 +272,33 @@ def altered(variant: int, old: str, new: str) -> str:
     return listing.replace(old, new)
 
 
-def trapped_on_seed(folder: Path, variant: int, seed: int, before: str, then: str) -> list[str]:
-    """The one source, made to do ``then`` in deal ``seed`` just before the first statement
-    ``before`` of the test mode's deal routine (the overlay's lines 7100-7199), written to
-    ``folder``; the ``verify`` arguments that play it (its MACHFSOL.<variant>, and its
-    overlay, which the program ENTERs)."""
+def trapped_on_seed(folder: Path, variant: int, when: str, before: str, then: str) -> list[str]:
+    """The one source, made to do ``then`` ``when`` (a BASIC condition) just before the
+    first statement ``before`` of the test mode's player (the overlay's lines
+    7200-7599), written to ``folder``; the ``verify`` arguments that play it (its
+    MACHFSOL.<variant>, and its overlay, which the program ENTERs)."""
     lines = read_source().text.splitlines()
     assert not [line for line in lines if re.match(r"(#T )?3200[01] ", line)]
     found = [
         index
         for index, line in enumerate(lines)
-        if re.match(r"#T 71\d\d ", line) and before in line
+        if re.match(r"#T 7[2-5]\d\d ", line) and before in line
     ]
-    assert len(found) == 1, f"update the test: the deal routine has {before!r} not once"
+    assert len(found) == 1, f"update the test: the test mode's player has {before!r} not once"
     lines[found[0]] = lines[found[0]].replace(before, f"GOSUB 32000:{before}", 1)
-    lines += [f"#T 32000 IF SE={seed} THEN {then}", "#T 32001 RETURN"]
+    lines += [f"#T 32000 IF {when} THEN {then}", "#T 32001 RETURN"]
     source = folder / "TRAPPED.BAS"
     source.write_text("\n".join(lines) + "\n", encoding="ascii")
     program = folder / "TRAPPED.LST"
     program.write_text(
         generate(variant, source=source.read_text(encoding="ascii")), encoding="ascii"
     )
-    return ["--program", str(program), "--source", str(source)]
+    return ["--program", str(program), "--variant", str(variant), "--source", str(source)]
 
 
-def hanging_on_seed(folder: Path, variant: int, seed: int, before: str) -> list[str]:
-    """The source, made to loop for ever in deal ``seed`` (see trapped_on_seed)."""
-    return trapped_on_seed(folder, variant, seed, before, "32000")
+def hanging(folder: Path, variant: int, when: str, before: str) -> list[str]:
+    """The source, made to loop for ever ``when`` (see trapped_on_seed)."""
+    return trapped_on_seed(folder, variant, when, before, "32000")
 
 
 @pytest.mark.emulator
@@ -300,7 +310,8 @@ def test_an_altered_program_fails(
     program = tmp_path / "ALTERED.LST"
     program.write_text(altered(variant, old, new), encoding="ascii")
     keep = tmp_path / "keep"
-    args = ["--program", str(program), "--seeds", "1-8", "--keep", str(keep)]
+    args = ["--program", str(program), "--variant", str(variant), "--seeds", "1-8"]
+    args += ["--keep", str(keep)]
     assert main(["verify", *args]) == 1
     out = capsys.readouterr().out
     failed = re.findall(
@@ -310,7 +321,7 @@ def test_an_altered_program_fails(
     )
     assert failed, out
     for seed, path, line, message in failed:
-        assert "expected" in message or "plays" in message or "deal" in message, message
+        assert re.search(r"expected|plays|deal|screen \d+ of \d+, after", message), message
         kept = Path(path).read_text(encoding="ascii").splitlines()
         assert 1 <= int(line) <= len(kept)  # the line named exists in the kept transcript
         assert f"SEED {seed}" in kept[:6]
@@ -318,35 +329,53 @@ def test_an_altered_program_fails(
 
 
 @pytest.mark.emulator
-def test_the_failure_names_the_engine_expectation(atari800: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("extras", "error"),
+    [
+        # play-all: the program's own policy makes the move, the transcript shows it
+        ("P", "the policy plays 'M T5 AS 2S', found 'M S W 6S'"),
+        # a hint: the screen shows the program's policy's move
+        ("H", "the message line shows 'HINT: DRAW (SPACE)', the engine's 'HINT: 2H T3 TO AH'"),
+    ],
+)
+def test_the_failure_names_the_engine_expectation(
+    atari800: str, tmp_path: Path, extras: str, error: str
+) -> None:
     variant, old, new = ALTERATIONS["policy-rescue-threshold"]
     listing = tmp_path / "A.LST"
     listing.write_text(altered(variant, old, new), encoding="ascii")
-    plan = Plan((program_launch(listing, 1),), (52,), (1,))
-    verification = verify(plan, tmp_path / "work", jobs=1)
-    (result,) = verification.results
+    batch = Batch(program_launch(listing, 1), (Deal(52, 1, extras),))
+    outcome = run_batch(batch, tmp_path / "work" / "run")
+    (result,) = outcome.results
     assert not result.ok and result.error is not None
-    # seed 1: the engine rescues with the 2 of hearts; the altered threshold draws.
-    assert result.error.endswith("the policy plays 'M T3 AH 2H', found 'M S W TC'")
+    # seed 1: the engine rescues a 2 from the tableau; the altered threshold draws.
+    assert result.error.endswith(error), result.error
 
 
 @pytest.mark.emulator
 @pytest.mark.parametrize(
-    ("before", "error"),
+    ("when", "before", "error"),
     [
-        # after the deal is laid out and its header written, before it is played
-        ("GOSUB 500", "the deal did not finish: not finished within 30 emulated seconds"),
-        # after deal 2's transcript is closed, before deal 3's is opened
-        ("K9=K9+1", "no transcript: not finished within 30 emulated seconds"),
+        # deal 3 dealt, at its 6th step
+        ("SE=3 AND NS=6", "NS=NS+1", "no transcript: not finished within 60 emulated seconds"),
+        # deal 3 played, as its transcript is about to be written
+        ("SE=3", "K9=K9+1", "no transcript: not finished within 60 emulated seconds"),
+        # deal 3's transcript half written
+        ("SE=3", 'PRINT #1;"RESULT', "the deal did not finish: not finished within 60"),
     ],
-    ids=["in-the-deal", "between-deals"],
+    ids=["in-the-deal", "before-the-transcript", "in-the-transcript"],
 )
 def test_a_hung_program_fails_on_time_and_the_other_seeds_still_run(
-    atari800: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], before: str, error: str
+    atari800: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    when: str,
+    before: str,
+    error: str,
 ) -> None:
-    hanging = hanging_on_seed(tmp_path, 1, 3, before)
+    hung = hanging(tmp_path, 1, when, before)
     status, report = _json_run(
-        capsys, *hanging, "--seeds", "1-5", "--deal-seconds", "30", "--jobs", "1"
+        capsys, *hung, "--seeds", "1-5", "--deal-seconds", "60", "--jobs", "1"
     )
     assert status == 1 and report["ok"] is False
     results = report["results"]
@@ -364,16 +393,14 @@ def test_a_basic_error_in_a_deal_fails_that_deal(
     atari800: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Division by zero in deal 2, while it is played: the program's TRAP writes
-    # "ERROR 11 AT SEED 2" in MFDONE.TXT and ends; deals 3 and 4 get a new boot.
-    trapped = trapped_on_seed(tmp_path, 2, 2, "GOSUB 500", "Z9=1/0")
+    # "ERROR 11 AT 32000" in MFDONE.TXT and ends; deals 3 and 4 get a new boot.
+    trapped = trapped_on_seed(tmp_path, 2, "SE=2 AND NS=6", "NS=NS+1", "Z9=1/0")
     status, report = _json_run(capsys, *trapped, "--seeds", "1-4", "--jobs", "1")
     assert status == 1
     results = report["results"]
     assert isinstance(results, list)
     assert [(r["seed"], r["ok"]) for r in results] == [(1, True), (2, False), (3, True), (4, True)]
-    assert results[1]["error"] == (
-        "the program stopped in this deal: ERROR 11 AT SEED 2 (in MFDONE.TXT)"
-    )
+    assert results[1]["error"] == ("the program stopped: ERROR 11 AT 32000 (in MFDONE.TXT)")
 
 
 @pytest.mark.emulator
@@ -383,8 +410,9 @@ def test_a_program_that_never_starts_a_deal_fails_fast(
     program = tmp_path / "LOOP.LST"
     program.write_text("10 GOTO 10\n", encoding="ascii")
     status, report = _json_run(
-        capsys, "--program", str(program), "--seeds", "1-5", "--deal-seconds", "2", "--jobs", "1"
-    )
+        capsys, "--program", str(program), "--variant", "1", "--seeds", "1-5",
+        "--deal-seconds", "2", "--jobs", "1",
+    )  # fmt: skip
     assert status == 1
     results = report["results"]
     assert isinstance(results, list)
@@ -402,11 +430,11 @@ def test_a_crashing_emulator_is_a_failure_not_a_traceback(
     monkeypatch.setenv("A8_ATARI800", str(fake))
     program = tmp_path / "P.LST"
     program.write_text('10 PRINT "HI"\n', encoding="ascii")
-    status = main(["verify", "--program", str(program), "--seeds", "1-2", "--keep", str(tmp_path)])
-    assert status == 1
+    args = ["--program", str(program), "--variant", "1", "--seeds", "1-2", "--keep", str(tmp_path)]
+    assert main(["verify", *args]) == 1
     out = capsys.readouterr().out
-    assert "FAILED variant ?, deck 52, seed 1: no transcript: the emulator exited" in out
-    logs = list(tmp_path.glob("program-d52/boot-1.log"))
+    assert "FAILED variant 1, deck 52, seed 1: no transcript: the emulator exited" in out
+    logs = list(tmp_path.glob("program-v1-d52/boot-1.log"))
     assert logs and "segmentation fault (pretend)" in logs[0].read_text()
 
 
@@ -432,9 +460,10 @@ def test_main_job_builds_the_disk_and_verifies_both_variants(
 def test_deal_result_json_has_the_documented_keys() -> None:
     result = DealResult(variant=1, deck=52, seed=1, ok=True, outcome="WON", deal_jiffies=3)
     data = result.as_json()
-    assert list(data)[:7] == [
-        "variant", "deck", "seed", "ok", "result", "on_foundations", "moves"
+    assert list(data)[:9] == [
+        "variant", "deck", "seed", "extras", "cards", "ok", "result", "on_foundations", "moves"
     ]  # fmt: skip
+    assert (data["extras"], data["cards"], data["screens"]) == ("", "french", None)
     assert data["deal_jiffies"] == 3 and data["game_jiffies"] is None
 
 
@@ -462,15 +491,6 @@ def test_keyboard_game_in_the_json_report(
             "differences": [],
         },
     ]
-
-
-def test_keyboard_with_a_program_needs_its_variant(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    program = tmp_path / "P.LST"
-    program.write_text('10 PRINT "HI"\n', encoding="ascii")
-    assert main(["verify", "--program", str(program), "--keyboard"]) == 2
-    assert "say which variant it is" in capsys.readouterr().err
 
 
 def test_a_keep_folder_that_cannot_be_made_is_one_line(

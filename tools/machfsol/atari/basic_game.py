@@ -17,7 +17,8 @@ Preprocessor syntax (one directive per source line, at the start of the line):
     the harness's H: folder (:func:`overlay_listing`; docs/GAME.md, "Test mode"). So the
     test mode's own code (the transcript, the replay, the timing) costs the player no
     load time. A program line may jump only to program lines (it runs without the
-    overlay); an overlay line may jump to any line.
+    overlay), except right behind ``IF TM THEN`` (only the test mode takes that jump,
+    with the overlay in); an overlay line may jump to any line.
 everything else
     A BASIC line (``NNN statements``) kept in both listings. Blank lines are dropped.
 ``"{CODE name.s part}"`` in a line
@@ -25,7 +26,8 @@ everything else
     generation time (``shuffle.s``, parts ``finder`` and ``routine``:
     :mod:`machfsol.atari.shuffle`; ``fill.s``, whole: :mod:`machfsol.atari.fill`;
     ``key_queue.s``, parts ``installer`` and ``resident``: :mod:`machfsol.atari.key_queue`;
-    ``display.s``, whole: :mod:`machfsol.atari.display`),
+    ``display.s``, whole: :mod:`machfsol.atari.display`; ``screen_sum.s``, whole,
+    in the test mode's overlay: :mod:`machfsol.atari.screen_sum`),
     spelled ``{$XX}`` byte by byte as listings spell any ATASCII code; the source stays
     plain ASCII and the bytes are never committed.
 
@@ -42,13 +44,14 @@ ON target is checked against the generated listing.
 from __future__ import annotations
 
 import re
+from collections.abc import Set
 from dataclasses import dataclass, replace
 from importlib.resources.abc import Traversable
 
 from a8.basic.atascii import from_text
 from a8.basic.convert import LARGEST_LISTING
 from a8.reading import read_at_most
-from machfsol.atari import display, fill, key_queue, shuffle
+from machfsol.atari import display, fill, key_queue, screen_sum, shuffle
 from machfsol.atari.constant_pool import pool_constants
 from machfsol.atari.places import default_source
 from machfsol.errors import MachfsolError
@@ -68,6 +71,9 @@ _OVERLAY_TAG = "#T "
 #: The line the test mode starts at: the overlay's listing ends with a direct ``GOTO`` to
 #: it, which Atari BASIC runs once ENTER has merged the lines before it.
 TEST_MODE_LINE = 7000
+#: What makes a program line's jump to an overlay line legal: it is taken only in test
+#: mode (TM=1), after the overlay has been ENTERed.
+TEST_MODE_GUARD = "IF TM THEN"
 # Statements that name other lines by number: GOTO/GOSUB n, THEN n, TRAP n, RESTORE n,
 # ON x GOTO a,b,c. A computed target (GOTO X) is not checked: the source does not use one.
 _TARGETS = re.compile(r"\b(?:GOTO|GOSUB|THEN|TRAP|RESTORE)\s*((?:\d+\s*,\s*)*\d+)")
@@ -79,6 +85,7 @@ _MACHINE_CODE = {
     f"{shuffle.SOURCE_NAME} routine": shuffle.routine_spelling,
     fill.SOURCE_NAME: fill.code_spelling,
     display.SOURCE_NAME: display.code_spelling,
+    screen_sum.SOURCE_NAME: screen_sum.code_spelling,
     f"{key_queue.SOURCE_NAME} installer": key_queue.installer_spelling,
     f"{key_queue.SOURCE_NAME} resident": key_queue.resident_spelling,
 }
@@ -210,7 +217,8 @@ def generate(
     whole_redirect = _redirections(chosen, kept)
     kept = [_retarget(line, whole_redirect if line.overlay else program_redirect) for line in kept]
     program_numbers = {line.number for line in kept if not line.overlay}
-    _check_targets([line for line in kept if not line.overlay], program_numbers)
+    overlay_numbers = {line.number for line in kept if line.overlay}
+    _check_targets([line for line in kept if not line.overlay], program_numbers, overlay_numbers)
     _check_targets([line for line in kept if line.overlay], {line.number for line in kept})
     wanted = {"whole": (False, True), "program": (False,), "overlay": (True,)}[part]
     return "".join(
@@ -310,13 +318,21 @@ def _retarget(line: SourceLine, redirect: dict[int, int]) -> SourceLine:
     return replace(line, text="".join(parts))
 
 
-def _check_targets(lines: list[SourceLine], numbers: set[int]) -> None:
-    """Every line number a statement jumps to must exist in the generated listing."""
+def _check_targets(
+    lines: list[SourceLine], numbers: set[int], test_mode_only: Set[int] = frozenset()
+) -> None:
+    """Every line number a statement jumps to must exist in the generated listing; a
+    jump right behind ``IF TM THEN`` (taken only in test mode, once the overlay is in)
+    may also go to a line of ``test_mode_only``."""
     for line in lines:
         if line.is_remark:
             continue
-        for match in _TARGETS.finditer(_without_strings(line.text)):
+        text = _without_strings(line.text)
+        for match in _TARGETS.finditer(text):
+            guarded = text[: match.start()].rstrip().endswith(TEST_MODE_GUARD)
             for target in re.findall(r"\d+", match.group(1)):
+                if guarded and int(target) in test_mode_only:
+                    continue
                 # TRAP 40000 (any number above the last line) is the idiom for "TRAP off".
                 if int(target) not in numbers and int(target) <= MAX_LINE_NUMBER:
                     raise BasicSourceError(

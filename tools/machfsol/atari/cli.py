@@ -244,8 +244,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
         roms = resolve_roms(options)
     except A8Error as error:
         raise UsageError(str(error)) from None
-    if args.keyboard and args.program is not None and args.variant == "both":
-        raise UsageError("--keyboard with --program: say which variant it is (--variant)")
+    if args.program is not None and args.variant == "both":
+        raise UsageError(
+            "--program: say which game it plays (--variant 1 or 2): "
+            "the test mode types that game's moves"
+        )
     programs: dict[int, bytes] = {}
     # Read before the work folder is made: a bad source leaves no folder behind. The
     # test mode's overlay comes from it whatever the disk or program.
@@ -259,9 +262,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         what = f"game disk built from {source.name}"
     with WorkFolder(args.keep) as work:
         if args.program is not None:
-            variant = None if args.variant == "both" else variants[0]
             try:  # a program that cannot be read or tokenized is a bad argument
-                launches: tuple[Launch, ...] = (program_launch(args.program, variant, source),)
+                launches: tuple[Launch, ...] = (program_launch(args.program, variants[0], source),)
             except A8Error as error:
                 raise UsageError(str(error)) from None
             what = str(args.program)

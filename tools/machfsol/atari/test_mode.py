@@ -3,17 +3,27 @@
 MACHFSOL.1 and MACHFSOL.2 look for ``H1:MFTEST.CFG`` when they start. On a real
 machine there is no H: device, the OPEN fails, TRAP catches it and the game starts.
 In the emulator the harness maps H1: to a folder holding that file; the program then
-autoplays the deals it lists with its own BASIC copy of the engine's policy and writes
-one transcript per deal (``T1.TXT``, ``T2.TXT`` ...) in the docs/TRANSCRIPT.md format,
-then ``MFDONE.TXT`` (``DONE <deals> FRE <bytes> MEMLO <address>`` or
-``ERROR <code> AT <line>``).
+plays the deals it lists through the keys it lists (the test mode's player,
+:mod:`machfsol.atari.test_player`), records a checksum of the screen after each step,
+and writes one transcript per deal (``T1.TXT``, ``T2.TXT`` ...) in the
+docs/TRANSCRIPT.md format, the checksums in its SCREEN lines, then ``MFDONE.TXT``
+(``DONE <deals> FRE <bytes> MEMLO <address>`` or ``ERROR <code> AT <line>``). FRE
+is the program's own: FRE(0) before the overlay comes in, with every array and
+string dimensioned, what a player has free.
 
-Configuration format (ATASCII lines)::
+Configuration format (ATASCII lines, :func:`config_text`)::
 
-    MFTEST 1            the magic line (format version 1)
-    DECK 52             deck size for the SEED lines that follow
-    SEED 12345          autoplay this deal and write its transcript
+    MFTEST 3            the magic line (format version 3)
+    D SON<              a step that deals: its keys (N 1 2 RETURN), each its
+                        keyboard code plus 48
+    K Oo                a step: its keys (1, then A)
+    ...
+    T                   write the transcript of the deal in play
     END
+
+The overlay records the screen when the game first asks for a key (the first table)
+and after each step, when the game asks for the next key; a step's time is the game's
+own, from its last key typed to that moment.
 
 The test mode's own code (the transcript, the replay, the timing) is not in the
 program the disk carries: the program ENTERs it from ``H1:MFTEST.LST`` once it has
@@ -43,10 +53,10 @@ from pathlib import Path
 
 from a8.basic import tokenize
 from a8.emu.emulator import EmulatorOptions, run
+from a8.emu.keys import named_keystroke
 from a8.emu.script import Script
 from machfsol.atari import basic_game
-from machfsol.engine.cards import Deck
-from machfsol.engine.deal import validate_seed
+from machfsol.atari.test_player import Deal, Step, expected_steps
 from machfsol.errors import MachfsolError
 
 CONFIG_NAME = "MFTEST.CFG"
@@ -55,7 +65,7 @@ LISTING_NAME = "MACHFSOL.LST"
 #: The test mode's overlay, which the program ENTERs (see the module docstring).
 OVERLAY_NAME = "MFTEST.LST"
 PROGRAM_NAME = "MACHFSOL.BAS"
-MAGIC = "MFTEST 1"
+MAGIC = "MFTEST 3"
 EOL = b"\x9b"
 
 #: Frames to let the machine boot before typing (BASIC's prompt is up well before).
@@ -69,11 +79,10 @@ RESERVE_FRAMES = 60
 #: Lowest and highest MEMLO a reservation may ask for: the OS's own $0700 (no DOS) up to
 #: well below the program's need (any higher and the program cannot load at all).
 MEMLO_RANGE = range(0x0700, 0x8000)
-#: MEMLO to measure "with DOS 2.5 loaded" at. Mapping the Atari gives 7420 ($1CFC) for
-#: DOS 2.0S with its default buffers; DOS 2.5's FMS is a little larger (figures around
-#: $1F7C are quoted, not confirmed here from a primary source). $2000 is at or above
-#: either, so the free memory measured there is a floor for DOS 2.5 with default buffers.
-DOS25_MEMLO_BOUND = 0x2000
+#: MEMLO with DOS 2.5 loaded (its default three drive and three file buffers): where
+#: its resident part ends on a real machine, $1C6C, as measured there. The free memory
+#: a player has under DOS 2.5 is measured with this much reserved.
+DOS25_MEMLO = 0x1C6C
 
 
 class AtariTestModeError(MachfsolError):
@@ -86,7 +95,8 @@ class TestModeRun:
 
     #: The transcripts, in the order of the SEED lines (raw ATASCII bytes).
     transcripts: tuple[bytes, ...]
-    #: FRE(0) when the program finished: bytes free with the program and its arrays.
+    #: FRE(0) with the program and its arrays, before the overlay came in: the bytes
+    #: free to a player.
     free_bytes: int
     #: MEMLO (743-744) in that run: where BASIC's memory starts ($0700 with no DOS, or
     #: the address reserved with ``memlo=``).
@@ -95,25 +105,26 @@ class TestModeRun:
     frames: int
 
 
-@dataclass(frozen=True)
-class Deal:
-    """One deal to autoplay: a deck size and a seed."""
+def key_character(name: str) -> str:
+    """A key as the configuration spells it: its keyboard code (CH's, 0-63) plus 48,
+    one printable character (the overlay types ASC(c)-48 into the keyboard queue)."""
+    code = named_keystroke(name).code
+    if not 0 <= code < 64:
+        raise MachfsolError(f"key {name}: the test mode types only keys without SHIFT or CONTROL")
+    return chr(48 + code)
 
-    deck_size: int
-    seed: int
 
-
-def config_text(deals: Sequence[Deal]) -> bytes:
-    """The MFTEST.CFG file for these deals (ATASCII line ends)."""
+def config_text(deals: Sequence[Sequence[Step]]) -> bytes:
+    """The MFTEST.CFG file for these deals' steps (ATASCII line ends): a ``K`` line
+    with each step's keys (``D`` for the step that deals, whose time is the deal's), a
+    ``T`` line after each deal's last step (its transcript is written then)."""
     lines = [MAGIC]
-    deck_size = None
-    for item in deals:
-        Deck(item.deck_size)
-        validate_seed(item.seed)
-        if item.deck_size != deck_size:
-            deck_size = item.deck_size
-            lines.append(f"DECK {deck_size}")
-        lines.append(f"SEED {item.seed}")
+    for steps in deals:
+        for step in steps:
+            if step.keys:
+                tag = "D" if step.starts_deal else "K"
+                lines.append(f"{tag} " + "".join(key_character(key) for key in step.keys))
+        lines.append("T")
     lines.append("END")
     return EOL.join(line.encode("ascii") for line in lines) + EOL
 
@@ -182,7 +193,7 @@ def run_deals(
         else:
             (hdir / LISTING_NAME).write_bytes(basic_game.to_atascii(program) + b"RUN" + EOL)
             command = f'ENTER "H1:{LISTING_NAME}"\n'
-        (hdir / CONFIG_NAME).write_bytes(config_text(deals))
+        (hdir / CONFIG_NAME).write_bytes(config_text(list(expected_steps(variant, deals))))
         test_code = overlay if overlay is not None else basic_game.overlay_listing()
         (hdir / OVERLAY_NAME).write_bytes(basic_game.to_atascii(test_code))
         budget = START_FRAMES + FRAMES_PER_DEAL * len(seeds)

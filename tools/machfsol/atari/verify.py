@@ -42,6 +42,7 @@ from machfsol.atari.basic_game import BasicSource, overlay_listing, to_atascii
 from machfsol.atari.build import build_disk, game_programs
 from machfsol.atari.keyboard_game import KeyboardCheck, KeyboardGame, play_on_keyboard
 from machfsol.atari.places import default_disk
+from machfsol.atari.test_player import Deal
 from machfsol.atari.verify_batch import (
     DEAL_FRAMES,
     Batch,
@@ -58,6 +59,9 @@ from machfsol.errors import UsageError
 
 DEFAULT_SEEDS: Final = "1-100"
 DEFAULT_JOBS: Final = 2
+#: The test mode player's extras (:data:`machfsol.atari.test_mode.EXTRAS`) in turn, by
+#: a deal's place in the seed list (:func:`scheduled_deal`).
+EXTRAS_CYCLE: Final = ("P", "UP", "H", "HU")
 #: More deals than this per boot gains nothing (boot and load take about one deal).
 MAX_DEALS_PER_BOOT: Final = 40
 #: After this many deals of one program and deck stopped it (a hang, an error, a
@@ -79,6 +83,26 @@ KEYBOARD_UNDO_EVERY: Final = 7
 KEYBOARD_UNDO_LAST: Final = 12
 
 
+def scheduled_deal(deck: int, seed: int, index: int) -> Deal:
+    """The ``index``-th deal of a seed list, as the test mode's player plays it.
+
+    Every deal is played through the player's keys
+    (:mod:`machfsol.atari.test_player`), and in every deal the program's own policy
+    is held to the engine's at every position: half the deals have their first ten
+    moves typed and play-all (P) make the rest, the other half show a hint (H)
+    before every move typed. Besides, by a deal's place in the list: of every two
+    with P or H, one with undos (U); every third deal with a player's mistakes (E),
+    every fifth with the deal number typed the long way (N), every seventh in lower
+    case (L); every second four in Spanish cards (through the options, as a deck
+    size other than 52 is). So a fixed share of any verification goes through each
+    path, whatever seeds it is given."""
+    extras = EXTRAS_CYCLE[index % 4]
+    extras += "E" if index % 3 == 1 else ""
+    extras += "N" if index % 5 == 3 else ""
+    extras += "L" if index % 7 == 5 else ""
+    return Deal(deck, seed, extras, spanish=(index // 4) % 2 == 1)
+
+
 @dataclass(frozen=True)
 class Plan:
     """What to verify: programs (one per variant, or the user's), decks and seeds."""
@@ -91,16 +115,20 @@ class Plan:
     def deals(self) -> int:
         return len(self.launches) * len(self.decks) * len(self.seeds)
 
+    def deals_of(self, deck: int) -> tuple[Deal, ...]:
+        return tuple(scheduled_deal(deck, seed, i) for i, seed in enumerate(self.seeds))
+
     def batches(self, jobs: int) -> list[Batch]:
         """The deals cut into boots: every emulator busy, no boot longer than needed."""
         per_boot = min(MAX_DEALS_PER_BOOT, max(1, math.ceil(self.deals / jobs)))
         batches: list[Batch] = []
         for launch in self.launches:
             for deck in self.decks:
-                count = math.ceil(len(self.seeds) / per_boot)
-                size = math.ceil(len(self.seeds) / count)
-                for start in range(0, len(self.seeds), size):
-                    batches.append(Batch(launch, deck, self.seeds[start : start + size]))
+                deals = self.deals_of(deck)
+                count = math.ceil(len(deals) / per_boot)
+                size = math.ceil(len(deals) / count)
+                for start in range(0, len(deals), size):
+                    batches.append(Batch(launch, deals[start : start + size]))
         return batches
 
 
@@ -152,9 +180,7 @@ def disk_launches(
     return tuple(GameDisk(disk.resolve(), variant, overlay) for variant in variants)
 
 
-def program_launch(
-    path: Path, variant: int | None, source: BasicSource | None = None
-) -> GameProgram:
+def program_launch(path: Path, variant: int, source: BasicSource | None = None) -> GameProgram:
     """The user's program: a SAVE file as it is, or a listing tokenized here; the test
     mode's overlay from ``source`` (default: the one source)."""
     overlay = to_atascii(overlay_listing(source))
@@ -212,7 +238,7 @@ def verify(
                 except OSError as error:  # the scratch folder, not the program, failed
                     reason = f"cannot run the emulator: {error}"
                     outcome = BatchOutcome(
-                        tuple(_not_run(batch, seed, reason) for seed in batch.seeds),
+                        tuple(_not_run(batch, deal, reason) for deal in batch.deals),
                         (),
                         folder,
                     )
@@ -223,9 +249,9 @@ def verify(
                     reason = (
                         f"not run: the program stopped in {MAX_STOPPED} deals of this deck already"
                     )
-                    results += [_not_run(batch, seed, reason) for seed in outcome.leftover]
+                    results += [_not_run(batch, deal, reason) for deal in outcome.leftover]
                 elif outcome.leftover:
-                    queue.appendleft(Batch(batch.launch, batch.deck, outcome.leftover))
+                    queue.appendleft(Batch(batch.launch, outcome.leftover))
             if progress is not None:
                 progress(len(results) + sum(deals_finished(f) for _b, f in running.values()))
     tv = options.tv if options is not None else "ntsc"
@@ -233,9 +259,15 @@ def verify(
     return Verification(_in_plan_order(plan, results), seconds, tv=tv, roms=roms)
 
 
-def _not_run(batch: Batch, seed: int, reason: str) -> DealResult:
+def _not_run(batch: Batch, deal: Deal, reason: str) -> DealResult:
     return DealResult(
-        variant=batch.launch.variant, deck=batch.deck, seed=seed, ok=False, error=reason
+        variant=batch.launch.variant,
+        deck=deal.deck_size,
+        seed=deal.seed,
+        ok=False,
+        extras=deal.extras,
+        spanish=deal.spanish,
+        error=reason,
     )
 
 
@@ -262,8 +294,6 @@ def keyboard_checks(
     once a key at a time as the program is ready, once typed ahead at 12 keys a second."""
     games: list[tuple[KeyboardGame, Launch, Path]] = []
     for launch in launches:
-        if launch.variant is None:
-            raise UsageError("--keyboard with --program: say which variant it is (--variant)")
         seed = KEYBOARD_GAMES[launch.variant]
         game = replace(
             KeyboardGame.of_seed(launch.variant, seed, KEYBOARD_MOVES),
@@ -297,7 +327,7 @@ def summary_table(verification: Verification) -> str:
     per_second = FRAMES_PER_SECOND["pal" if verification.tv == "pal" else "ntsc"]
     groups: dict[tuple[str, int], list[DealResult]] = {}
     for result in verification.results:
-        variant = "?" if result.variant is None else str(result.variant)
+        variant = str(result.variant)
         groups.setdefault((variant, result.deck), []).append(result)
     header = (
         "variant",
@@ -336,8 +366,7 @@ def failure_lines(verification: Verification, limit: int = SHOWN_FAILURES) -> li
     """One line per failed deal: its seed and what differs (the checker's words)."""
     failures = verification.failures
     lines = [
-        f"FAILED variant {'?' if r.variant is None else r.variant}, deck {r.deck}, "
-        f"seed {r.seed}: {r.error}"
+        f"FAILED variant {r.variant}, deck {r.deck}, seed {r.seed}: {r.error}"
         for r in failures[:limit]
     ]
     if len(failures) > limit:

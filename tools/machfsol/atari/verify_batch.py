@@ -1,21 +1,25 @@
 """One emulator boot that plays a batch of deals in the game's test mode, each judged.
 
 The Atari programs have a test mode (see :mod:`machfsol.atari.test_mode`): when they
-find ``H1:MFTEST.CFG`` they autoplay the deals it lists and write one transcript per
-deal, ``T1.TXT``, ``T2.TXT`` ..., then ``MFDONE.TXT``. A batch is one boot of
-atari800 with such a configuration: many deals per boot, because booting and loading
-cost more than a deal.
+find ``H1:MFTEST.CFG`` they play the deals it lists through the player's own keys and
+write one transcript per deal, ``T1.TXT``, ``T2.TXT`` ..., with a checksum of the
+screen after every step, then ``MFDONE.TXT``. A batch is one boot of atari800 with
+such a configuration: many deals per boot, because booting and loading cost more than
+a deal.
 
-How the harness follows the program: the input script waits for ``T2.TXT`` (deal 1
-is finished when deal 2 starts), then ``T3.TXT``, and so on, and for ``MFDONE.TXT``
-after the last deal; each wait has its own budget of emulated frames. A deal that
+How the harness follows the program: the input script waits for ``T1.TXT`` (written
+when deal 1 is over), then ``T2.TXT``, and so on, and for ``MFDONE.TXT`` after the
+last deal; each wait has its own budget of emulated frames. A deal that
 takes longer than its budget stops the emulator at once (the program hung, or is far
 too slow), instead of letting one bad deal eat the time of the whole batch.
 
-Then every transcript is checked with the engine's checker, and its header must name
-the deal the harness asked for. A deal that did not finish is judged on what it
+Then every transcript is checked with the engine's checker, its header must name
+the deal the harness asked for, and its screens must be the ones the engine's table
+makes after each step of the test mode's player (:mod:`machfsol.atari.test_player`,
+:mod:`machfsol.atari.screen_model`): a wrong card, count or message on the screen fails
+the deal with the step and the place named. A deal that did not finish is judged on what it
 wrote: its first line that differs from the engine is usually the cause of the hang,
-and is reported as such. The seeds after it are handed back to the caller, who runs
+and is reported as such. The deals after it are handed back to the caller, who runs
 them in a fresh boot.
 """
 
@@ -30,7 +34,9 @@ from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, RunResult, run
 from a8.emu.script import Script
 from a8.files import write_atomically
 from machfsol.atari.basic_game import overlay_listing, to_atascii
-from machfsol.atari.test_mode import CONFIG_NAME, DONE_NAME, EOL, OVERLAY_NAME, Deal, config_text
+from machfsol.atari.screen_model import diagnose
+from machfsol.atari.test_mode import CONFIG_NAME, DONE_NAME, EOL, OVERLAY_NAME, config_text
+from machfsol.atari.test_player import Deal, Step, expected_steps
 from machfsol.engine.checker import check_transcript
 from machfsol.engine.seed_list import format_seed_list
 from machfsol.engine.transcript import Player, Transcript, parse
@@ -42,9 +48,10 @@ from machfsol.errors import MachfsolError
 BOOT_FRAMES: Final = 120
 #: Emulated frames allowed for the boot, the loading and the tables before deal 1.
 START_FRAMES: Final = 60 * 60
-#: Default emulated seconds allowed per deal: a 52-card game takes 10-20 s with the
-#: built-in ROMs, about three times that with the genuine XL OS and BASIC rev. C.
-DEAL_SECONDS: Final = 120
+#: Default emulated seconds allowed per deal: a 52-card game played through the keys
+#: takes 10-35 s with the built-in ROMs (the longest: hints before every move, undos
+#: and mistakes), about three times that with the genuine XL OS and BASIC rev. C.
+DEAL_SECONDS: Final = 300
 #: ... in NTSC frames (the jiffy clock ticks once per frame: 60 a second, PAL 50).
 DEAL_FRAMES: Final = DEAL_SECONDS * 60
 #: Wall-clock seconds per emulated frame assumed for the kill timeout: 400 frames a
@@ -79,18 +86,18 @@ class GameDisk:
 class GameProgram:
     """Run a tokenized program (a SAVE file) from the H: folder in a disk-less machine.
 
-    ``variant`` is the variant the user expects it to play (None: whatever its
-    transcripts say).
+    ``variant`` is the variant the user says it plays: the test mode's player types
+    that game's moves.
     """
 
     program: bytes
     source: str
-    variant: int | None
+    variant: int
     overlay: bytes = field(default_factory=lambda: default_overlay(), repr=False)
 
     @property
     def label(self) -> str:
-        return "program" if self.variant is None else f"program-v{self.variant}"
+        return f"program-v{self.variant}"
 
     def start(self) -> Script:
         return Script().wait(BOOT_FRAMES).type(f'RUN "H1:{PROGRAM_NAME}"\n')
@@ -109,8 +116,15 @@ class Batch:
     """Deals of one deck size played by one boot of one program."""
 
     launch: Launch
-    deck: int
-    seeds: tuple[int, ...]
+    deals: tuple[Deal, ...]
+
+    @property
+    def deck(self) -> int:
+        return self.deals[0].deck_size
+
+    @property
+    def seeds(self) -> tuple[int, ...]:
+        return tuple(deal.seed for deal in self.deals)
 
     @property
     def group(self) -> str:
@@ -122,15 +136,21 @@ class Batch:
 class DealResult:
     """The verdict on one deal; ``error`` says what differs (None when ok)."""
 
-    variant: int | None
+    variant: int
     deck: int
     seed: int
     ok: bool
+    #: What the test mode's player did besides the policy's moves (letters of
+    #: :data:`machfsol.atari.test_mode.EXTRAS`), and in which cards.
+    extras: str = ""
+    spanish: bool = False
     outcome: str | None = None
     on_foundations: int | None = None
     moves: int | None = None
     deal_jiffies: int | None = None
     game_jiffies: int | None = None
+    #: Screens checked against the engine's (one per step of the test mode's player).
+    screens: int | None = None
     error: str | None = None
     transcript: Path | None = None
 
@@ -139,12 +159,15 @@ class DealResult:
             "variant": self.variant,
             "deck": self.deck,
             "seed": self.seed,
+            "extras": self.extras,
+            "cards": "spanish" if self.spanish else "french",
             "ok": self.ok,
             "result": self.outcome,
             "on_foundations": self.on_foundations,
             "moves": self.moves,
             "deal_jiffies": self.deal_jiffies,
             "game_jiffies": self.game_jiffies,
+            "screens": self.screens,
             "error": self.error,
             "transcript": None if self.transcript is None else str(self.transcript),
         }
@@ -155,7 +178,7 @@ class BatchOutcome:
     """The results of a batch, and the seeds it never reached (to run again in a new boot)."""
 
     results: tuple[DealResult, ...]
-    leftover: tuple[int, ...]
+    leftover: tuple[Deal, ...]
     log: Path
     #: 1 if the program stopped short of the end of the batch (it hung, crawled, or
     #: ended with an error) at the deal after the last result, else 0.
@@ -171,20 +194,17 @@ def h_folder(folder: Path) -> Path:
 
 def deals_finished(folder: Path) -> int:
     """How many deals of the batch running in ``folder`` have finished so far."""
-    hdir = h_folder(folder)
     try:
-        started = sum(1 for path in hdir.glob("T*.TXT"))
-        done = (hdir / DONE_NAME).exists()
+        return sum(1 for path in h_folder(folder).glob("T*.TXT"))
     except OSError:
         return 0
-    return started if done else max(0, started - 1)
 
 
 def batch_script(batch: Batch, deal_frames: int) -> Script:
     """Start the program, then follow it deal by deal (see the module docstring)."""
     script = batch.launch.start()
     budget = START_FRAMES + deal_frames
-    for number in range(2, len(batch.seeds) + 1):
+    for number in range(1, len(batch.deals) + 1):
         script = script.wait_for_file(f"T{number}.TXT", budget)
         budget = deal_frames
     return script.wait_for_file(DONE_NAME, budget)
@@ -222,7 +242,8 @@ def run_batch(
     """
     hdir = h_folder(folder)
     hdir.mkdir(parents=True, exist_ok=True)
-    (hdir / CONFIG_NAME).write_bytes(config_text([Deal(batch.deck, seed) for seed in batch.seeds]))
+    steps = list(expected_steps(batch.launch.variant, batch.deals))
+    (hdir / CONFIG_NAME).write_bytes(config_text(steps))
     (hdir / OVERLAY_NAME).write_bytes(batch.launch.overlay)
     if isinstance(batch.launch, GameProgram):
         (hdir / PROGRAM_NAME).write_bytes(batch.launch.program)
@@ -231,7 +252,7 @@ def run_batch(
     )
     log = folder.parent / f"boot-{batch.seeds[0]}.log"
     write_atomically(log, _log_text(batch, result).encode("utf-8"))
-    judge = _Judge(batch, hdir, folder.parent, result, deal_frames, log)
+    judge = _Judge(batch, steps, hdir, folder.parent, result, deal_frames, log)
     outcome = replace(judge.all_deals(), roms=tuple(result.rom_report()))
     shutil.rmtree(folder, ignore_errors=True)
     return outcome
@@ -249,11 +270,12 @@ def _log_text(batch: Batch, result: RunResult) -> str:
 
 
 class _Judge:
-    """Reads what one boot left in its H: folder and gives each seed its verdict."""
+    """Reads what one boot left in its H: folder and gives each deal its verdict."""
 
     def __init__(
         self,
         batch: Batch,
+        steps: list[list[Step]],
         hdir: Path,
         keep: Path,
         result: RunResult,
@@ -267,6 +289,9 @@ class _Judge:
         self.deal_frames = deal_frames
         self.log = log
         self.done = _read_done(hdir / DONE_NAME)
+        #: The steps of the test mode's player, deal by deal, and the screens they
+        #: must leave.
+        self.steps = steps
 
     @property
     def ended_normally(self) -> bool:
@@ -275,41 +300,40 @@ class _Judge:
 
     def all_deals(self) -> BatchOutcome:
         results: list[DealResult] = []
-        seeds = self.batch.seeds
-        for index, seed in enumerate(seeds):
+        deals = self.batch.deals
+        for index, deal in enumerate(deals):
             number = index + 1
-            rest = seeds[index + 1 :]
+            rest = deals[index + 1 :]
             path = self.hdir / f"T{number}.TXT"
             if not path.exists():  # the program stopped before this deal
-                results.append(self.failure(seed, self.why_missing(number)))
+                results.append(self.failure(deal, self.why_missing(number)))
                 if self.ended_normally:  # a new boot would end the same way
                     results += [self.failure(other, self.why_missing(number)) for other in rest]
                     rest = ()
                 return BatchOutcome(tuple(results), rest, self.log, stopped=1)
             data = path.read_bytes()
-            kept = self.keep / f"seed{seed}.txt"
+            kept = self.keep / f"seed{deal.seed}.txt"
             write_atomically(kept, data.replace(EOL, b"\n"))
             if self.ended_normally or (self.hdir / f"T{number + 1}.TXT").exists():
-                results.append(self.judged(seed, data, kept))
+                results.append(self.judged(index, data, kept))
                 continue
             # The program stopped in this deal, or just after it (then its transcript
-            # is whole, and the next seed is the one without a transcript).
+            # is whole, and the next deal is the one without a transcript).
             if _is_whole(data):
-                results.append(self.judged(seed, data, kept))
+                results.append(self.judged(index, data, kept))
                 continue
-            results.append(self.stopped_in(seed, data, kept))
+            results.append(self.stopped_in(deal, data, kept))
             return BatchOutcome(tuple(results), rest, self.log, stopped=1)
         return BatchOutcome(tuple(results), (), self.log)
 
-    def failure(self, seed: int, reason: str, transcript: Path | None = None) -> DealResult:
-        variant = self.batch.launch.variant
-        if variant is None and transcript is not None:
-            variant = _variant_line(transcript.read_bytes())
+    def failure(self, deal: Deal, reason: str, transcript: Path | None = None) -> DealResult:
         return DealResult(
-            variant=variant,
-            deck=self.batch.deck,
-            seed=seed,
+            variant=self.batch.launch.variant,
+            deck=deal.deck_size,
+            seed=deal.seed,
             ok=False,
+            extras=deal.extras,
+            spanish=deal.spanish,
             error=reason,
             transcript=transcript,
         )
@@ -335,34 +359,39 @@ class _Judge:
             why = f"the emulator run ended ({reason}) without {DONE_NAME}"
         return f"{what}: {why} (emulator log: {self.log})"
 
-    def judged(self, seed: int, data: bytes, kept: Path) -> DealResult:
-        """The checker's verdict on a finished transcript."""
+    def judged(self, index: int, data: bytes, kept: Path) -> DealResult:
+        """The verdict on a finished transcript: the checker's, then the screens'."""
+        deal = self.batch.deals[index]
         try:
             transcript = parse(data, str(kept))
-            self.check_header(transcript, seed)
+            self.check_header(transcript, deal)
             report = check_transcript(transcript)
+            self.check_screens(transcript, index)
         except MachfsolError as error:
-            return self.failure(seed, str(error), kept)
+            return self.failure(deal, str(error), kept)
         timings = dict(transcript.jiffies)
         return DealResult(
             variant=transcript.variant,
             deck=transcript.deck_size,
-            seed=seed,
+            seed=deal.seed,
             ok=True,
+            extras=deal.extras,
+            spanish=deal.spanish,
             outcome=report.outcome.value,
             on_foundations=report.on_foundations,
             moves=report.moves,
             deal_jiffies=timings.get("DEAL"),
             game_jiffies=timings.get("GAME"),
+            screens=len(transcript.screens),
             transcript=kept,
         )
 
-    def check_header(self, transcript: Transcript, seed: int) -> None:
+    def check_header(self, transcript: Transcript, deal: Deal) -> None:
         """The transcript must be the deal the harness asked for, played by the policy."""
         wanted = {
             "VARIANT": (transcript.variant, self.batch.launch.variant),
-            "DECK": (transcript.deck_size, self.batch.deck),
-            "SEED": (transcript.seed, seed),
+            "DECK": (transcript.deck_size, deal.deck_size),
+            "SEED": (transcript.seed, deal.seed),
             "PLAYER": (transcript.player, Player.AUTO),
         }
         for keyword, (found, asked) in wanted.items():
@@ -374,7 +403,33 @@ class _Judge:
                     f"{transcript.name}:{line}: {keyword} {shown}, the harness asked for {value}"
                 )
 
-    def stopped_in(self, seed: int, data: bytes, kept: Path) -> DealResult:
+    def check_screens(self, transcript: Transcript, index: int) -> None:
+        """Each SCREEN checksum must be the screen the engine's table makes after that
+        step of the test mode's player; the first that is not names the step and, as
+        far as one checksum tells, the place."""
+        steps = self.steps[index]
+        shown = transcript.screens
+        for number, ((line, value), step) in enumerate(zip(shown, steps, strict=False), 1):
+            if value != step.screen.checksum():
+                raise MachfsolError(
+                    f"{transcript.name}:{line}: screen {number} of {len(steps)}, after "
+                    f"{step.what}: {diagnose(step.screen, value)}"
+                )
+        if len(shown) < len(steps):
+            where = f"{transcript.name}:{shown[-1][0]}" if shown else transcript.name
+            raise MachfsolError(
+                f"{where}: {len(shown)} screens recorded, the engine's player makes "
+                f"{len(steps)} steps: none from {steps[len(shown)].what} on"
+            )
+        if len(shown) > len(steps):
+            line = shown[len(steps)][0]
+            raise MachfsolError(
+                f"{transcript.name}:{line}: {len(shown)} screens recorded, the engine's "
+                f"player makes {len(steps)} steps: the program went on after "
+                f"{steps[-1].what if steps else 'nothing'}"
+            )
+
+    def stopped_in(self, deal: Deal, data: bytes, kept: Path) -> DealResult:
         """A deal cut short: its first difference from the engine, and why it stopped."""
         if self.done is not None:
             trouble = f"the program stopped in this deal: {' '.join(self.done)} (in {DONE_NAME})"
@@ -382,8 +437,8 @@ class _Judge:
             trouble = self.emulator_trouble("the deal did not finish")
         divergence = first_divergence(data, str(kept))
         if divergence is not None:
-            return self.failure(seed, f"{divergence}; then {trouble}", kept)
-        return self.failure(seed, trouble, kept)
+            return self.failure(deal, f"{divergence}; then {trouble}", kept)
+        return self.failure(deal, trouble, kept)
 
 
 def _is_whole(data: bytes) -> bool:
@@ -412,15 +467,6 @@ def first_divergence(data: bytes, name: str) -> str | None:
         line = text.removeprefix(f"{name}:").split(":", 1)[0]
         if line.isdigit() and int(line) <= lines:
             return text
-    return None
-
-
-def _variant_line(data: bytes) -> int | None:
-    """The variant a transcript names on its VARIANT line, however broken the rest is."""
-    for line in data.replace(EOL, b"\n").split(b"\n")[:8]:
-        words = line.split()
-        if len(words) == 2 and words[0] == b"VARIANT" and words[1] in (b"1", b"2"):
-            return int(words[1])
     return None
 
 

@@ -28,8 +28,12 @@ Example (``machfsol autoplay --variant 1 --seed 7 --deck 40``, shortened)::
     RESULT WON 40 MOVES 75
 
 Lines ``JIFFIES <word> <number>`` (timings measured by an Atari program) may appear
-anywhere after the first line; they are kept but never checked. Lines may end with LF,
-CR LF or ATASCII's end of line (0x9B).
+anywhere after the first line; they are kept but never checked. After the RESULT line,
+lines ``SCREEN <number> ...`` (the Atari test mode's checksums of its screen after each
+step, 0-65535, any count a line) are kept too: the engine has no screen, and
+``machfsol verify`` checks them against the Atari screen the engine's table makes
+(machfsol.atari.screen_model). Lines may end with LF, CR LF or ATASCII's end of line
+(0x9B).
 """
 
 from __future__ import annotations
@@ -115,6 +119,8 @@ class Transcript:
     result: Result
     jiffies: tuple[tuple[str, int], ...] = field(default=())
     header_lines: dict[str, int] = field(default_factory=dict)
+    #: The SCREEN lines' checksums, each with its line number, in order.
+    screens: tuple[tuple[int, int], ...] = field(default=())
 
 
 def step_text(forced: bool, source: Place, destination: Place, card: Card) -> str:
@@ -183,6 +189,7 @@ class _Reader:
         self.lines = lines
         self.index = 0
         self.jiffies: list[tuple[str, int]] = []
+        self.screens: list[tuple[int, int]] = []
 
     def fail(self, number: int, message: str) -> TranscriptError:
         return TranscriptError(f"{self.name}:{number}: {message}")
@@ -206,7 +213,7 @@ class _Reader:
         raise self.fail(last, f"transcript is truncated: expected {what}")
 
     def only_timings_left(self) -> None:
-        """Check that nothing but JIFFIES lines follow the RESULT line."""
+        """Check that nothing but JIFFIES and SCREEN lines follow the RESULT line."""
         while self.index < len(self.lines):
             number = self.index + 1
             text = self.lines[self.index]
@@ -216,7 +223,18 @@ class _Reader:
             if tokens and tokens[0] == "JIFFIES" and plain:
                 self._jiffies(number, tokens)
                 continue
-            raise self.fail(number, "nothing but JIFFIES lines may follow the RESULT line")
+            if tokens and tokens[0] == "SCREEN" and plain:
+                self._screen(number, tokens)
+                continue
+            raise self.fail(
+                number, "nothing but JIFFIES and SCREEN lines may follow the RESULT line"
+            )
+
+    def _screen(self, number: int, tokens: list[str]) -> None:
+        values = tokens[1:]
+        if not values or not all(_ascii_digits(v) and int(v) <= 0xFFFF for v in values):
+            raise self.fail(number, "expected 'SCREEN <number 0-65535> ...'")
+        self.screens.extend((number, int(value)) for value in values)
 
     def _jiffies(self, number: int, tokens: list[str]) -> None:
         if len(tokens) != 3 or not _ascii_digits(tokens[2]):
@@ -341,6 +359,7 @@ def parse(data: bytes | str, name: str = "<transcript>") -> Transcript:
         result=result,
         jiffies=tuple(reader.jiffies),
         header_lines=header,
+        screens=tuple(reader.screens),
     )
 
 

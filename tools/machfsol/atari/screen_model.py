@@ -1,0 +1,328 @@
+"""The Atari games' screen, drawn from the engine: what MACHFSOL.1 and MACHFSOL.2 must
+show, byte for byte, for a table, a status and a message.
+
+The test mode records after each of its steps a checksum of the whole text screen
+(:mod:`machfsol.atari.screen_sum`); ``machfsol verify`` draws the engine's table the
+game's way with this module and holds the two sums to each other, so that a wrong card,
+count or message on the Atari's screen fails the deal at that step, even when the
+game's own table in memory is right. The layout is the program's (basic_src/
+machfsol.bas, lines 6000-6045 draw the frame, 51-57 a place, 199 the status line, 295
+the message line, 6840-6875 the end): a change there must be made here too, and
+tests/machfsol/atari/test_screen_model.py compares this drawing with the screens the
+emulator shows.
+
+The 24 rows of 40 characters, in ATASCII (red cards and suits in inverse video, +128):
+
+* 0 the title; 1 the status ``DEAL n  N CARDS  WON w/p``; 2 the Spanish cards' legend;
+  3 ``ACES      TABLEAU            KINGS``;
+* 5, 7, 9, 11 one suit each: its sign at column 0, its Ace pile's top at 3, tableau
+  keys at 10 and 20 with their spaces at 12 and 22 (the first half of the spaces in
+  the left column), its King pile's top at 30 and the pile's key (Q W E R) at 33;
+* 13 the suits' names; 15 ``STOCK n`` (the count at column 6), the discard pile's key
+  ``0`` at 12, ``DISCARD`` and its top and size at 22;
+* 17 the message line, 18 the end's keys, 20-22 the keys' help.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Final
+
+from machfsol.atari.screen_sum import fletcher
+from machfsol.engine.cards import Card, Suit
+from machfsol.engine.rules import Move, Position
+
+WIDTH: Final = 40
+HEIGHT: Final = 24
+TITLES: Final = {1: "MACHFSOL 1: KINGS DOWN BY SUIT", 2: "MACHFSOL 2: KINGS DOWN ALTERNATING"}
+#: The suits' signs, ATASCII, in suit order S H C D (red ones in inverse video).
+FRENCH_SIGNS: Final = bytes([0x7B, 0x80, 0x10, 0xE0])
+SPANISH_SIGNS: Final = bytes([ord("e"), 0x80 | ord("c"), ord("b"), 0x80 | ord("o")])
+FRENCH_NAMES: Final = "SPADES  HEARTS  CLUBS   DIAMONDS"
+SPANISH_NAMES: Final = "ESPADAS COPAS   BASTOS  OROS    "
+SPANISH_LEGEND: Final = "1-9, X=10, S=SOTA, C=CABALLO, R=REY"
+#: Spanish rank characters where they differ from the card codes' letters.
+SPANISH_RANKS: Final = {"A": "1", "T": "X", "J": "S", "Q": "C", "K": "R"}
+#: The places' two-character names in hints (the program's PL$), by engine place number.
+PLACE_NAMES: Final = "S W T1T2T3T4T5T6T7T8ASAHACADKSKHKCKD"
+KING_KEYS: Final = "QWER"
+EMPTY: Final = b"--"
+END_KEYS: Final = "N NEW DEAL  U UNDO  O OPTIONS"
+HELP: Final = ("SPACE DRAW  H HINT  P PLAY ALL  U UNDO", "N NEW DEAL  O OPTIONS")
+
+
+def card_cell(card: Card | None, spanish: bool) -> bytes:
+    """A card's two characters as the game prints them (``--`` for none)."""
+    if card is None:
+        return EMPTY
+    letter = card.rank_letter
+    if spanish:
+        letter = SPANISH_RANKS.get(letter, letter)
+    rank = ord(letter) | (0x80 if card.is_red else 0)
+    signs = SPANISH_SIGNS if spanish else FRENCH_SIGNS
+    return bytes([rank, signs[card.suit]])
+
+
+def hint_text(move: Move | None, card: Card | None, spanish: bool) -> bytes:
+    """The message line after H: the policy's move (program lines 6600-6650)."""
+    if move is None:
+        return b"NO MOVE LEFT"
+    if move.is_draw:
+        return b"HINT: DRAW (SPACE)"
+    assert card is not None
+    source = PLACE_NAMES[2 * move.source : 2 * move.source + 2].encode()
+    destination = PLACE_NAMES[2 * move.destination : 2 * move.destination + 2].encode()
+    return b"HINT: " + card_cell(card, spanish) + b" " + source + b" TO " + destination
+
+
+def end_text(position: Position) -> bytes:
+    """The message line when no move is left (program lines 6840-6850)."""
+    if position.is_won():
+        return b"YOU WON! ALL CARDS PLACED"
+    return f"NO MORE MOVES: {position.foundation_count()} CARDS PLACED".encode()
+
+
+@dataclass(frozen=True)
+class Screen:
+    """Everything the game's text screen shows, from the engine's side."""
+
+    variant: int
+    position: Position
+    spanish: bool = False
+    #: The deal's number as the status line shows it.
+    deal: str = "1"
+    won: int = 0
+    played: int = 0
+    #: The message line (row 17), ATASCII.
+    message: bytes = b""
+    #: Row 18 holds the end's keys (after the last move).
+    end_keys: bool = False
+    #: A won game shows its final transfer: each Ace pile topped by its King.
+    transfer: bool = False
+    rows: list[bytearray] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rows", self._draw())
+
+    # ------------------------------------------------------------------ drawing
+
+    def _draw(self) -> list[bytearray]:
+        rows = [bytearray(b" " * WIDTH) for _ in range(HEIGHT)]
+        position = self.position
+        deck = position.deck.size
+        tableau_size = position.deck.tableau_size
+        half = tableau_size // 2
+
+        def put(row: int, column: int, data: bytes | str) -> None:
+            text = data.encode("latin-1") if isinstance(data, str) else data
+            rows[row][column : column + len(text)] = text
+
+        put(0, 0, TITLES[self.variant])
+        status = f"DEAL {self.deal}  {deck} CARDS  WON {self.won}/{self.played}"
+        put(1, 0, status)
+        if self.spanish:
+            put(2, 0, SPANISH_LEGEND)
+        put(3, 0, "ACES      TABLEAU            KINGS")
+        signs = SPANISH_SIGNS if self.spanish else FRENCH_SIGNS
+        aces = position.ace_piles()
+        kings = position.king_piles()
+        tableau = position.tableau()
+        for suit in Suit:
+            row = 5 + 2 * suit
+            put(row, 0, bytes([signs[suit]]))
+            ace = aces[suit][-1] if aces[suit] else None
+            king = kings[suit][-1] if kings[suit] else None
+            if self.transfer:
+                ace = position.deck.card(suit * position.deck.rank_count + deck // 4 - 1)
+                king = None
+            put(row, 3, card_cell(ace, self.spanish))
+            if suit < half:
+                put(row, 10, str(suit + 1))
+                put(row, 12, card_cell(tableau[suit], self.spanish))
+                put(row, 20, str(suit + half + 1))
+                put(row, 22, card_cell(tableau[suit + half], self.spanish))
+            put(row, 30, card_cell(king, self.spanish))
+            put(row, 33, KING_KEYS[suit])
+        names = SPANISH_NAMES if self.spanish else FRENCH_NAMES
+        legend = b""
+        for suit in Suit:
+            legend += bytes([signs[suit]]) + names[8 * suit : 8 * suit + 8].encode()
+            if suit < 3:
+                legend += b" "
+        put(13, 0, legend)
+        put(15, 0, f"STOCK {position.stock_count():<3}   0 DISCARD ")
+        discard = position.discard()
+        top = discard[-1] if discard else None
+        put(15, 22, card_cell(top, self.spanish) + f" ({len(discard)})".encode())
+        put(17, 0, self.message)
+        if self.end_keys:
+            put(18, 0, END_KEYS)
+        put(20, 0, f"PICK 1-{tableau_size} 0 QWER, THEN A OR QWER")
+        put(21, 0, HELP[0])
+        put(22, 0, HELP[1])
+        return rows
+
+    # ------------------------------------------------------------------ what the game shows
+
+    def atascii(self) -> bytes:
+        """The 960 characters, ATASCII, row by row."""
+        return b"".join(bytes(row) for row in self.rows)
+
+    def memory(self) -> bytes:
+        """The 960 bytes of screen memory (the ANTIC "internal" codes of the characters)."""
+        return bytes(internal(code) for code in self.atascii())
+
+    def checksum(self) -> int:
+        """What the test mode's routine sums the screen memory to."""
+        return fletcher(self.memory())
+
+    def text_lines(self) -> list[str]:
+        """The rows as text (inverse video dropped), for messages."""
+        return ["".join(chr(code & 0x7F) for code in row) for row in self.rows]
+
+
+def internal(code: int) -> int:
+    """ATASCII to the screen's internal code (the OS's conversion; inverse kept)."""
+    low = code & 0x7F
+    if low < 0x20:
+        low += 0x40
+    elif low < 0x60:
+        low -= 0x20
+    return low | (code & 0x80)
+
+
+def place_cells(screen: Screen) -> dict[str, tuple[int, int]]:
+    """(row, column) of each place's card on ``screen``: the Ace and King piles, the
+    tableau's spaces and the discard pile's top (W)."""
+    cells = {
+        **{f"A{suit.letter}": (5 + 2 * suit, 3) for suit in Suit},
+        **{f"K{suit.letter}": (5 + 2 * suit, 30) for suit in Suit},
+    }
+    half = screen.position.deck.tableau_size // 2
+    for space in range(2 * half):
+        cells[f"T{space + 1}"] = (5 + 2 * (space % half), 12 if space < half else 22)
+    cells["W"] = (15, 22)
+    return cells
+
+
+def diagnose(screen: Screen, shown: int) -> str:
+    """What on the Atari's screen most likely differs from ``screen`` (the engine's), given
+    the checksum the Atari recorded, found by trying each likely difference alone: one
+    place showing another card (or none, or a card where there is none), the stock's or
+    the discard pile's count, another message (a hint for another move, a refusal, an
+    end), the end's keys or a won game's transfer shown or not, another score on the
+    status line; else a general sentence."""
+    return (
+        _wrong_place(screen, shown)
+        or _wrong_count(screen, shown)
+        or _wrong_message(screen, shown)
+        or _wrong_status(screen, shown)
+        or "the screen differs from the engine's in more than one place, or outside the table"
+    )
+
+
+def _patched(screen: Screen, row: int, column: int, data: bytes) -> int:
+    """The checksum of ``screen`` with ``data`` written at ``row``, ``column``."""
+    memory = bytearray(screen.memory())
+    for offset, code in enumerate(data):
+        memory[row * WIDTH + column + offset] = internal(code)
+    return fletcher(bytes(memory))
+
+
+def _wrong_place(screen: Screen, shown: int) -> str | None:
+    cards: list[Card | None] = [None, *screen.position.deck.cards()]
+    for place, (row, column) in place_cells(screen).items():
+        wanted = bytes(screen.rows[row][column : column + 2])
+        for card in cards:
+            cell = card_cell(card, screen.spanish)
+            if cell != wanted and _patched(screen, row, column, cell) == shown:
+                was = "no card" if wanted == EMPTY else _card_name(wanted, screen)
+                now = "no card" if card is None else card.code
+                return f"{place}: the screen shows {now} where the engine has {was}"
+    return None
+
+
+def _wrong_count(screen: Screen, shown: int) -> str | None:
+    size = screen.position.deck.size
+    discard = len(screen.position.discard())
+    top = bytes(screen.rows[15][22:24])
+    for count in range(size + 1):
+        if count != discard and _patched(screen, 15, 22, top + f" ({count})  ".encode()) == shown:
+            return f"the discard pile's size: the screen shows {count}, the engine has {discard}"
+    stock = screen.position.stock_count()
+    for count in range(size + 1):
+        if count != stock and _patched(screen, 15, 6, f"{count:<3}".encode()) == shown:
+            return f"the stock: the screen shows {count}, the engine has {stock}"
+    return None
+
+
+def _messages(screen: Screen) -> list[bytes]:
+    """Every message the game might show on this table: none, the refusals, a hint for
+    each legal move, the ends."""
+    position = screen.position
+    found = [b"", b"NOT A LEGAL MOVE", b"PRESS A KEY OF THE HELP BELOW", b"NO MOVE LEFT"]
+    for move in position.legal_moves():
+        card = None if move.is_draw else position.card_to_move(move)
+        found.append(hint_text(move, card, screen.spanish))
+    found.append(b"YOU WON! ALL CARDS PLACED")
+    found += [f"NO MORE MOVES: {n} CARDS PLACED".encode() for n in range(position.deck.size + 1)]
+    return found
+
+
+def _wrong_message(screen: Screen, shown: int) -> str | None:
+    for message in _messages(screen):
+        for end_keys in (screen.end_keys, not screen.end_keys):
+            for transfer in (screen.transfer, not screen.transfer):
+                if (message, end_keys, transfer) == (
+                    screen.message,
+                    screen.end_keys,
+                    screen.transfer,
+                ):
+                    continue
+                trial = replace(screen, message=message, end_keys=end_keys, transfer=transfer)
+                if trial.checksum() != shown:
+                    continue
+                if message != screen.message:
+                    return (
+                        f"the message line shows {_quoted(message)}, "
+                        f"the engine's {_quoted(screen.message)}"
+                    )
+                if end_keys != screen.end_keys:
+                    return f"the end's keys (row 18) {'shown' if end_keys else 'not shown'}"
+                return (
+                    f"a won game's final transfer {'shown' if transfer else 'not shown'}"
+                    " on the foundations"
+                )
+    return None
+
+
+def _wrong_status(screen: Screen, shown: int) -> str | None:
+    for played in range(screen.played + 3):
+        for won in range(played + 1):
+            other = (won, played) != (screen.won, screen.played)
+            if other and replace(screen, won=won, played=played).checksum() == shown:
+                return (
+                    f"the status line shows WON {won}/{played}, "
+                    f"the engine's WON {screen.won}/{screen.played}"
+                )
+    return None
+
+
+#: The French suits' signs as letters, for messages (inverse video dropped).
+_SIGN_LETTERS: Final = {
+    code & 0x7F: suit.letter for code, suit in zip(FRENCH_SIGNS, Suit, strict=True)
+}
+
+
+def _quoted(message: bytes) -> str:
+    """A message line as text: a red card's inverse video dropped, a suit's sign as its
+    letter (Spanish cards' signs are letters already)."""
+    text = "".join(_SIGN_LETTERS.get(code & 0x7F, chr(code & 0x7F)) for code in message)
+    return f"'{text}'" if text else "none"
+
+
+def _card_name(cell: bytes, screen: Screen) -> str:
+    for card in screen.position.deck.cards():
+        if card_cell(card, screen.spanish) == cell:
+            return card.code
+    return repr(cell)

@@ -1,0 +1,359 @@
+"""The test mode's player: every key it types into the Atari game, and the screen each
+step must leave there.
+
+In test mode (docs/GAME.md, "Test mode") the games are played through the keys a
+player types, by the lines a player's keys run: the harness writes every step's keys
+into the configuration, the overlay types them into the game's keyboard queue when
+the main loop asks for a key, and records a checksum of the whole screen before it
+types the next step's. This module makes those steps from the engine: the policy's
+moves (:func:`machfsol.engine.autoplay.choose_move`) and, as each deal's extras ask,
+the other things a player does, with the screen the engine's table makes after each
+(:mod:`machfsol.atari.screen_model`). ``machfsol verify`` holds the Atari's checksums to
+them step by step and names the first step whose screen differs.
+
+A deal (:class:`Deal`) is played as:
+
+* the options (O, D until the deck size, S for the other style, RETURN) when its deck
+  size or style is not the table's: the first table of the same deal;
+* its number: N, the digits, RETURN;
+* the policy's moves, each by its keys (SPACE; a source key, then A or Q W E R),
+  until no move is left;
+
+and, as its extras (letters of :data:`EXTRAS`) ask:
+
+* ``H`` a hint before every move, and at the end;
+* ``U`` every 7th move undone and typed again;
+* ``P`` play-all after the 10th move (the program's own policy plays the rest);
+* ``N`` the number typed the long way: N then ESC (back to the table), then N, a
+  number too large and 0 (both refused), a digit taken back with DELETE, a key that is
+  no digit (refused with a buzz), the number with zeros in front to ten digits and one
+  digit more (ignored: ten at most);
+* ``L`` every key in lower case (the CAPS key before the deal and after it);
+* ``E`` a player's mistakes: U before the first move (nothing to undo), and before
+  every 5th move one of: a card put where it cannot go, a key that is no command, a
+  card picked and the pick dropped, an empty place picked, a draw from an empty stock;
+  at the end SPACE, H, P, then U and the last move again.
+
+The screen is recorded after each step: the list a deal's transcript carries is the
+steps since the transcript before (a boot's first table comes first). The status line
+counts the deals played (from a deal's first move) and won.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from machfsol.atari.screen_model import KING_KEYS, Screen, end_text, hint_text
+from machfsol.engine.autoplay import choose_move
+from machfsol.engine.cards import Deck
+from machfsol.engine.deal import validate_seed
+from machfsol.engine.rules import Move, Place, Position, variant
+from machfsol.errors import MachfsolError
+
+#: What the player may do besides the policy's moves (see the module docstring).
+EXTRAS: Final = "HUPNLE"
+#: Moves between undos, when a deal asks for them.
+UNDO_EVERY: Final = 7
+#: Moves before play-all, when a deal asks for it.
+PLAY_ALL_AFTER: Final = 10
+#: Moves between mistakes, when a deal asks for them.
+MISTAKE_EVERY: Final = 5
+#: The deal numbers the game takes (its prompt says so).
+LARGEST_DEAL: Final = 2147483646
+
+NOT_LEGAL: Final = b"NOT A LEGAL MOVE"
+NO_COMMAND: Final = b"PRESS A KEY OF THE HELP BELOW"
+NO_MOVE: Final = b"NO MOVE LEFT"
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One deal for the test mode's player: a deck size, a seed, the style of the cards,
+    and the extras it does besides the policy's moves (letters of :data:`EXTRAS`)."""
+
+    deck_size: int
+    seed: int
+    extras: str = ""
+    spanish: bool = False
+
+    def __post_init__(self) -> None:
+        Deck(self.deck_size)
+        validate_seed(self.seed)
+        if not set(self.extras) <= set(EXTRAS):
+            raise MachfsolError(f"deal extras {self.extras!r}: only {', '.join(EXTRAS)}")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the test mode's player: the keys it types (key names of
+    :mod:`a8.emu.keys`; none for the first table, which is there at the start), and
+    the screen they must leave. ``starts_deal``: the step that deals (its time is the
+    deal's)."""
+
+    what: str
+    keys: tuple[str, ...]
+    screen: Screen
+    starts_deal: bool = False
+
+
+@dataclass
+class Session:
+    """One boot of a program in test mode: the table, the score and the keyboard's case."""
+
+    game: int
+    deck: int = 52
+    spanish: bool = False
+    deal: str = "1"
+    seed: int = 1
+    won: int = 0
+    played: int = 0
+    #: The first table's screen is recorded before the first deal's steps.
+    started: bool = False
+    #: Caps lock off: letters type in lower case.
+    lower: bool = False
+    #: The table in play (None before the first table).
+    position: Position | None = None
+    #: In the deal being played: it counts as played (a move was made), it was won.
+    _counted: bool = False
+    _won: bool = False
+    _steps: list[Step] = field(default_factory=list)
+
+    def screen(self, position: Position, **message: object) -> Screen:
+        return Screen(
+            self.game,
+            position.copy(),
+            spanish=self.spanish,
+            deal=self.deal,
+            won=self.won,
+            played=self.played,
+            **message,  # type: ignore[arg-type]
+        )
+
+    def _step(self, what: str, keys: Sequence[str], screen: Screen, starts: bool = False) -> None:
+        self._steps.append(Step(what, tuple(keys), screen, starts))
+
+    def _first_table(self) -> Screen:
+        self.position = Position.from_seed(self.seed, variant(self.game), self.deck)
+        return self.screen(self.position)
+
+    def steps(self, deal: Deal) -> list[Step]:
+        """The steps of ``deal``, with the screen each must leave: the list its
+        transcript's SCREEN lines must match."""
+        self._steps = []
+        if not self.started:
+            self._step("the first table (deal 1)", (), self._first_table())
+            self.started = True
+        case: list[str] = []
+        if ("L" in deal.extras) != self.lower:
+            self.lower = not self.lower
+            case = ["CAPS"]
+        if deal.deck_size != self.deck or deal.spanish != self.spanish:
+            self._options(deal, case)
+            case = []
+        self._new_deal(deal, case)
+        self._play(deal)
+        return self._steps
+
+    # ------------------------------------------------------------------ options, new deal
+
+    def _options(self, deal: Deal, case: list[str]) -> None:
+        keys = [*case, "O"]
+        size = self.deck
+        while size != deal.deck_size:
+            size = size - 4 if size > 20 else 52
+            keys.append("D")
+        if deal.spanish != self.spanish:
+            keys.append("S")
+        self.deck, self.spanish = deal.deck_size, deal.spanish
+        style = "Spanish" if self.spanish else "French"
+        self._step(f"options: {self.deck} cards, {style}", [*keys, "RETURN"], self._first_table())
+
+    def _new_deal(self, deal: Deal, case: list[str]) -> None:
+        digits = list(str(deal.seed))
+        keys = [*case, "N"]
+        if "N" in deal.extras:
+            assert self.position is not None
+            # ESC: back to the table, where a game over shows its end again.
+            self._step("N, then ESC", [*keys, "ESC"], self._shown(self.position))
+            too_large = list(str(LARGEST_DEAL + 1))
+            padded = list(str(deal.seed).rjust(10, "0"))
+            keys = ["N", *too_large, "RETURN", "0", "RETURN", "9", "DELETE", "A", *padded, "9"]
+        else:
+            keys += digits
+        self.deal, self.seed = str(deal.seed), deal.seed
+        self._counted = self._won = False
+        self.position = Position.from_seed(deal.seed, variant(self.game), deal.deck_size)
+        self._step(f"new deal {deal.seed}", [*keys, "RETURN"], self.screen(self.position), True)
+
+    # ------------------------------------------------------------------ play
+
+    def _play(self, deal: Deal) -> None:
+        position = self.position
+        assert position is not None
+        extras = deal.extras
+        moves = 0
+        if "E" in extras:
+            self._step("U with nothing to undo", ["U"], self.screen(position))
+        while (move := choose_move(position)) is not None:
+            if "E" in extras and moves % MISTAKE_EVERY == 0 and moves:
+                self._mistake(position, move, moves // MISTAKE_EVERY)
+            if "H" in extras:
+                self._hint(position, move, moves + 1)
+            if "P" in extras and moves == PLAY_ALL_AFTER:
+                while (rest := choose_move(position)) is not None:
+                    position.push(rest)
+                self._after_play(position, f"play-all after move {moves}", ["P"])
+                break
+            moves += 1
+            position.push(move)
+            self._after_play(position, f"move {moves} ({move})", keys_of(move))
+            if "U" in extras and moves % UNDO_EVERY == 0:
+                position.pop()
+                self._step(f"undo of move {moves}", ["U"], self.screen(position))
+                if "H" in extras:
+                    self._hint(position, move, moves)
+                position.push(move)
+                self._after_play(position, f"move {moves} again ({move})", keys_of(move))
+        if "H" in extras:
+            self._step("H at the end", ["H"], self._over(position, NO_MOVE))
+        if "E" in extras:
+            self._at_the_end(position)
+
+    def _hint(self, position: Position, move: Move, number: int) -> None:
+        card = None if move.is_draw else position.card_to_move(move)
+        message = hint_text(move, card, self.spanish)
+        self._step(f"hint before move {number}", ["H"], self.screen(position, message=message))
+
+    def _after_play(self, position: Position, what: str, keys: Sequence[str]) -> None:
+        """The screen after a move or play-all: the deal now counts as played; at the
+        game's end the end message and keys, a won game's final transfer, and the score
+        (a deal won counts once)."""
+        if not self._counted:
+            self.played += 1
+            self._counted = True
+        if choose_move(position) is None and position.is_won() and not self._won:
+            self.won += 1
+            self._won = True
+        self._step(what, keys, self._shown(position))
+
+    def _shown(self, position: Position) -> Screen:
+        """The table after a move: the game's end shown when no move is left."""
+        if choose_move(position) is not None:
+            return self.screen(position)
+        return self.screen(
+            position, message=end_text(position), end_keys=True, transfer=position.is_won()
+        )
+
+    def _over(self, position: Position, message: bytes) -> Screen:
+        """A game over, after a key that clears the end's keys and shows ``message``
+        (the table is not drawn again: a won game's transfer stays)."""
+        return self.screen(position, message=message, transfer=position.is_won())
+
+    # ------------------------------------------------------------------ a player's mistakes
+
+    def _mistake(self, position: Position, move: Move, turn: int) -> None:
+        """Before every 5th move, one mistake in turn; each leaves the table as it was."""
+        kinds = (self._wrong_place, self._no_command, self._dropped_pick, self._empty_place)
+        if position.stock_count() == 0 and turn % 5 == 4:
+            screen = self.screen(position, message=NOT_LEGAL)
+            self._step("a draw from the empty stock", ["SPACE"], screen)
+            return
+        kinds[turn % len(kinds)](position, move)
+
+    def _wrong_place(self, position: Position, move: Move) -> None:
+        if move.is_draw:
+            self._no_command(position, move)
+            return
+        card = position.card_to_move(move)
+        ace = Place(Place.AS + card.suit)
+        kings = ((key, Place(Place.KS + i)) for i, key in enumerate(KING_KEYS))
+        for key, place in (("A", ace), *kings):
+            if not position.is_legal(Move(move.source, place)):
+                keys = [source_key(move.source), key]
+                what = f"{card.code} from {move.source.name} to {place.name}, not legal"
+                self._step(what, keys, self.screen(position, message=NOT_LEGAL))
+                return
+        raise AssertionError(f"every destination takes {card.code}")  # pragma: no cover
+
+    def _no_command(self, position: Position, move: Move) -> None:
+        tableau = position.deck.tableau_size
+        key = ("A", "Z", str(tableau + 1) if tableau < 8 else "9")[len(self._steps) % 3]
+        self._step(f"{key}, no command", [key], self.screen(position, message=NO_COMMAND))
+
+    def _dropped_pick(self, position: Position, move: Move) -> None:
+        source = move.source
+        if move.is_draw:
+            picks = [place for place in _sources(position) if _top(position, place) is not None]
+            if not picks:
+                self._no_command(position, move)
+                return
+            source = picks[0]
+        keys = [source_key(source), "SPACE"]
+        self._step(f"{source.name} picked, then SPACE", keys, self.screen(position))
+
+    def _empty_place(self, position: Position, move: Move) -> None:
+        empty = [place for place in _sources(position) if _top(position, place) is None]
+        if not empty:
+            self._no_command(position, move)
+            return
+        keys = [source_key(empty[0])]
+        what = f"{empty[0].name} picked, empty"
+        self._step(what, keys, self.screen(position, message=NO_COMMAND))
+
+    def _at_the_end(self, position: Position) -> None:
+        """A game over: SPACE (no stock left), H, P (nothing left to play), then the
+        last move undone and made again."""
+        self._step("SPACE at the end", ["SPACE"], self._over(position, NOT_LEGAL))
+        self._step("H at the end", ["H"], self._over(position, NO_MOVE))
+        self._step("P at the end", ["P"], self._shown(position))
+        last = position.pop()
+        self._step("undo of the last move", ["U"], self.screen(position))
+        position.push(last)
+        self._after_play(position, f"the last move again ({last})", keys_of(last))
+
+
+def _sources(position: Position) -> list[Place]:
+    """The places a player may pick a card from, in key order: the tableau's spaces,
+    the discard pile, the King piles."""
+    spaces = [Place(Place.T1 + i) for i in range(position.deck.tableau_size)]
+    return [*spaces, Place.W, *(Place(Place.KS + i) for i in range(4))]
+
+
+def _top(position: Position, place: Place) -> object:
+    if place.is_tableau:
+        return position.tableau()[place - Place.T1]
+    if place == Place.W:
+        discard = position.discard()
+        return discard[-1] if discard else None
+    pile = position.king_piles()[place - Place.KS]
+    return pile[-1] if pile else None
+
+
+def source_key(place: Place) -> str:
+    """The key that picks the card of ``place``."""
+    if place.is_tableau:
+        return str(place - Place.T1 + 1)
+    if place == Place.W:
+        return "0"
+    if place.is_king_pile:
+        return KING_KEYS[place - Place.KS]
+    raise ValueError(f"no key picks a card from {place.name}")
+
+
+def keys_of(move: Move) -> tuple[str, ...]:
+    """The keys that make ``move``: SPACE to draw; the source's key, then A (its Ace
+    pile) or the King pile's key."""
+    if move.is_draw:
+        return ("SPACE",)
+    if move.destination.is_ace_pile:
+        return (source_key(move.source), "A")
+    return (source_key(move.source), KING_KEYS[move.destination - Place.KS])
+
+
+def expected_steps(game: int, deals: Sequence[Deal]) -> Iterator[list[Step]]:
+    """For each deal of one boot, in order, the steps its transcript records."""
+    session = Session(game)
+    for deal in deals:
+        yield session.steps(deal)
