@@ -65,8 +65,10 @@ CORRUPTIONS: dict[ProblemKind, Callable[[Dos2Disk], None]] = {
 }
 
 
-#: Kinds found by the tests further down (DOS 2.5 only, MyDOS only, SpartaDOS, the image).
+#: Kinds found by the tests further down (DOS 2.5 only, MyDOS only, SpartaDOS, the image),
+#: and by test_damaged_vtoc.py (a VTOC that does not read as one).
 KINDS_TESTED_BELOW = {
+    ProblemKind.VTOC_UNREADABLE,
     ProblemKind.VTOC2_MIRROR,
     ProblemKind.HIGH_FLAG,
     ProblemKind.BOOT_MENU,
