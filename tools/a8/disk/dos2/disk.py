@@ -39,7 +39,7 @@ from a8.disk.dos2.geometry import (
     bitmap_range,
     system_sectors,
 )
-from a8.disk.dos2.recognise import recognise
+from a8.disk.dos2.recognise import recognise, usable_directory
 from a8.disk.dos2.vtoc import VTOC_HEADER, free_count, read_free, write_vtoc
 from a8.disk.filesystem import (
     FileSystemError,
@@ -185,9 +185,7 @@ class Dos2Disk(WritableFileSystem[DirectoryEntry]):
 
     def directory_ok(self, start: int) -> bool:
         """Can sectors ``start``..``start+7`` hold a subdirectory (inside the disk, not system)?"""
-        reserved = system_sectors(self.geometry)
-        sectors = range(start, start + DIRECTORY_LENGTH)
-        return all(4 <= s <= self.image.sector_count and s not in reserved for s in sectors)
+        return usable_directory(self.image, self.geometry, start)
 
     def directory_sectors(self) -> list[int]:
         """The first sector of the root and of every reachable MyDOS subdirectory."""

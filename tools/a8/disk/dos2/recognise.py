@@ -3,7 +3,8 @@
 Nothing on the disk says "DOS 2" outright. A disk is recognised in one of two ways:
 
 1. **By its VTOC and directory** (:func:`vtoc_plausible`): at least three of four
-   signs in sectors 360-368 hold: a DOS code of 2 to 35 in VTOC byte 0, a total
+   signs in sectors 360-368 hold: a DOS code of 2 in VTOC byte 0 (or the one MyDOS
+   writes for the disk's size: 2 + the pages of a longer bitmap), a total
    (bytes 1-2) above 0 and not above the sector count, the VTOC sector marked in
    use in its own bitmap, a live file in the directory; and the directory reads
    as DOS 2 entries (no flag with bit 3 set, no start sector off the disk, beyond
@@ -14,9 +15,12 @@ Nothing on the disk says "DOS 2" outright. A disk is recognised in one of two wa
    and the sector chains and never through the VTOC, so DOS 2.5 still lists and
    copies them. The directory must then be beyond doubt: at least one live entry,
    every live entry in a form the family writes (its flag, a printable name, a
-   first sector on the disk), at least one file whose chain runs to its end with
-   its file numbers and the directory's sector count; and the boot record loads at
-   most 3 sectors (a disk whose boot loads more is a loader's, using the sectors).
+   first sector on the disk), at least one file (in the root or a MyDOS
+   subdirectory) whose chain runs to its end with its file numbers and the
+   directory's sector count; and the boot record loads at most 3 sectors (a disk
+   whose boot loads more is a loader's, using the sectors). Without its VTOC a
+   MyDOS disk of a size DOS 2 formats is told from DOS 2 only by MyDOS-only
+   entries; otherwise it is read by DOS 2's rules, which read the same chains.
 
 Which member (:func:`variant_of`): **MyDOS** if the disk has a size DOS 2 never
 formats, if the VTOC code is the one MyDOS writes for the size and above 2 (a
@@ -46,7 +50,7 @@ from a8.disk.dos2.directory import (
 )
 from a8.disk.dos2.geometry import (
     BY_SIZE,
-    MAX_VTOC_CODE,
+    DIRECTORY_LENGTH,
     ROOT_DIRECTORY,
     VTOC_BITMAP_OFFSET,
     VTOC_DOS_CODE,
@@ -55,6 +59,7 @@ from a8.disk.dos2.geometry import (
     Variant,
     mydos_geometry,
     mydos_vtoc_code,
+    system_sectors,
 )
 from a8.disk.dos2.vtoc import vtoc_damage
 
@@ -108,7 +113,7 @@ def vtoc_plausible(image: AtrImage) -> bool:
     if bad > good:
         return False
     signs = (
-        VTOC_DOS_CODE <= code <= MAX_VTOC_CODE,
+        code in (VTOC_DOS_CODE, mydos_vtoc_code(image.sector_count, image.sector_size)),
         0 < total <= image.sector_count,
         not vtoc[VTOC_BITMAP_OFFSET + VTOC_SECTOR // 8] & (0x80 >> (VTOC_SECTOR % 8)),
         good > 0,
@@ -128,7 +133,9 @@ def _directory_counts(image: AtrImage) -> tuple[int, int]:
 
 
 def directory_sound(image: AtrImage, geometry: Geometry) -> bool:
-    """The root directory is a DOS 2 directory beyond doubt (rule 2)."""
+    """The root directory is a DOS 2 directory beyond doubt (rule 2): every live entry
+    in a form the family writes, and a file whose chain reads to its end in it or in
+    one of its MyDOS subdirectories."""
     entries = list(live_entries(image))
     if not entries:
         return False
@@ -136,7 +143,25 @@ def directory_sound(image: AtrImage, geometry: Geometry) -> bool:
         written = entry.flag in WRITTEN_FLAGS or entry.open_for_output
         if not written or not plain_name(entry) or not 1 <= entry.start <= image.sector_count:
             return False
-    return any(_readable(image, geometry, entry) for entry in entries)
+    pending, seen = [ROOT_DIRECTORY], set()
+    while pending:
+        directory = pending.pop(0)
+        if directory in seen:
+            continue
+        seen.add(directory)
+        for entry in live_entries(image, directory) if directory != ROOT_DIRECTORY else entries:
+            if _readable(image, geometry, entry):
+                return True
+            if entry.is_directory and usable_directory(image, geometry, entry.start):
+                pending.append(entry.start)
+    return False
+
+
+def usable_directory(image: AtrImage, geometry: Geometry, start: int) -> bool:
+    """Can sectors ``start``..``start+7`` hold a subdirectory (inside the disk, not system)?"""
+    reserved = system_sectors(geometry)
+    sectors = range(start, start + DIRECTORY_LENGTH)
+    return all(4 <= s <= image.sector_count and s not in reserved for s in sectors)
 
 
 def _readable(image: AtrImage, geometry: Geometry, entry: DirectoryEntry) -> bool:
