@@ -257,6 +257,7 @@ def atr_regions(data: bytes) -> list[range]:
 
     spans = [range(0, 16), *(sector(n) for n in range(1, 13))]
     spans += [sector(n) for n in (359, 360, *range(361, 369), 1024)]
+    spans += [sector(n) for n in range(16, 25)]  # DOS 3's directory and block table
     spans += [range(s.stop - 3, s.stop) for s in (sector(n) for n in range(4, 720, 7))]
     return spans
 

@@ -3,7 +3,7 @@
 The image is opened once through the registry (:mod:`a8.disk.detect`); the ATR
 container is checked here (its header's size against the file), and the file
 system checks itself (:meth:`a8.disk.filesystem.FileSystem.check`: the DOS 2
-family in :mod:`a8.disk.dos2.check`, SpartaDOS beside its reader).
+family in :mod:`a8.disk.dos2.check`, SpartaDOS and DOS 3 beside their readers).
 Each kind of problem is something a real corruption produces; the tests corrupt
 images on purpose for every kind, and the corpus of real disks in
 tests/a8/disk/corpus must come out clean (or with the findings recorded there,

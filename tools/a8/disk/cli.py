@@ -3,7 +3,7 @@
 Every command opens the image once through the registry (:mod:`a8.disk.detect`)
 and speaks to the file system it gets through one interface
 (:mod:`a8.disk.filesystem`): it names itself, lists, reads and checks its files
-(DOS 2.0S, 2.5, 2.0D, MyDOS, SpartaDOS), and the formats a8 writes (the DOS
+(DOS 2.0S, 2.5, 2.0D, MyDOS, SpartaDOS, DOS 3), and the formats a8 writes (the DOS
 2 family) add and remove them, only when :mod:`a8.disk.check` finds nothing that a
 write could make worse and the disk's VTOC is sound. Damage a reader works around
 is said on standard error, one line. Every command
@@ -53,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add ``a8 atr`` and its sub-commands."""
     atr = subparsers.add_parser(
         "atr",
-        help="ATR disk images: DOS 2.x, MyDOS, SpartaDOS (read); DOS 2.x, MyDOS (write)",
+        help="ATR disk images: DOS 2.x, MyDOS, SpartaDOS, DOS 3 (read); DOS 2.x, MyDOS (write)",
         description="Disk images as SIO2PC, FujiNet, SDrive and the emulators use them: "
         "name their file system, list, read and check them; make DOS 2 disks, copy files "
         "onto them and off them, and write a boot menu. A disk is changed only when "
@@ -80,7 +80,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "ls",
         help="name the file system and list the files",
         description="Name the disk's file system, then list its files as the DOS does "
-        "(DOS 2.x, MyDOS, SpartaDOS), with the free space.",
+        "(DOS 2.x, MyDOS, SpartaDOS, DOS 3), with the free space.",
     )
     ls.add_argument("disk", type=Path, help=DISK_HELP)
     ls.add_argument("directory", nargs="?", help="a subdirectory (MyDOS, SpartaDOS): A>B or A/B")
@@ -105,7 +105,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     get = commands.add_parser(
         "get",
         help="copy a file off the disk",
-        description="Copy a file off a DOS 2.x, MyDOS or SpartaDOS disk, byte for byte.",
+        description="Copy a file off a DOS 2.x, MyDOS, SpartaDOS or DOS 3 disk, byte for byte.",
     )
     get.add_argument("disk", type=Path, help=DISK_HELP)
     get.add_argument("name", help="NAME.EXT, or DIR>NAME.EXT in a subdirectory")

@@ -8,14 +8,15 @@ this order, and the first that recognises the disk wins:
 1. **SpartaDOS** (1.1, 2.x/3.x, X; also BW-DOS): sector 1 is a consistent
    superblock (:mod:`a8.disk.sparta`).
 2. **DOS XE**: sector 1 starts with "X" and jumps to $0730 (:mod:`a8.disk.dosxe`).
-3. **The DOS 2 family** (DOS 2.0S, 2.5, 2.0D, MyDOS): the VTOC and directory in
+3. **DOS 3**: sector 16 starts with DOS 3's directory header (:mod:`a8.disk.dos3`).
+4. **The DOS 2 family** (DOS 2.0S, 2.5, 2.0D, MyDOS): the VTOC and directory in
    sectors 360-368 look like theirs, or, with a damaged VTOC, the directory and
    the boot sector alone (:mod:`a8.disk.dos2.recognise`).
-4. Otherwise: **no file system I know** (:class:`UnknownDisk`). Boot disks (games,
+5. Otherwise: **no file system I know** (:class:`UnknownDisk`). Boot disks (games,
    demos, loaders) carry none; the boot record in sector 1 is still described.
 
-The stricter rules go first: a superblock, a boot sector's jump are exact
-marks, while the DOS 2 family is recognised by signs that may be damaged.
+The stricter rules go first: a superblock, a boot sector's jump or DOS 3's header
+are exact marks, while the DOS 2 family is recognised by signs that may be damaged.
 Adding a format is its module and its line in :data:`FORMATS`.
 """
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 from a8.disk.atr import AtrError, AtrImage
 from a8.disk.dos2 import Dos2Disk
+from a8.disk.dos3 import Dos3Disk
 from a8.disk.dosxe import DosXeDisk
 from a8.disk.filesystem import FileSystem, Identity, NamedOnly, WritableFileSystem, shape_of
 from a8.disk.sparta import SpartaDisk
@@ -42,7 +44,7 @@ class UnknownDisk(NamedOnly):
 
 
 #: The formats a8 knows, in the order they are tried.
-FORMATS: tuple[type[FileSystem], ...] = (SpartaDisk, DosXeDisk, Dos2Disk)
+FORMATS: tuple[type[FileSystem], ...] = (SpartaDisk, DosXeDisk, Dos3Disk, Dos2Disk)
 
 
 def open_disk(image: AtrImage) -> FileSystem:

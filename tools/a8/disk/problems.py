@@ -1,13 +1,13 @@
 """What can be wrong on a disk, and the bookkeeping every file system's check shares.
 
 Every file system keeps the same facts twice: which sectors each file owns (DOS
-2's chains, SpartaDOS's sector maps) and which sectors are
+2's chains, SpartaDOS's sector maps, DOS 3's block chains) and which sectors are
 free (a bitmap or an allocation table, and a free count). A check rebuilds the
 first from the directories and compares it with the second, reporting every
 disagreement as one :class:`Problem`. :class:`Checker` is that shared part:
 who owns each sector, a sector claimed twice, and the bitmap against the owners.
 Each file system's own checks live beside its reader (``Dos2Disk.check``,
-``SpartaDisk.check``).
+``SpartaDisk.check``, ``Dos3Disk.check``).
 """
 
 from __future__ import annotations
@@ -48,6 +48,8 @@ class ProblemKind(enum.Enum):
     BOOT_MENU = "boot-menu"
     SECTOR_COUNT = "sector-count"
     BAD_SECTOR_MAP = "bad-sector-map"
+    BAD_BLOCK_TABLE = "bad-block-table"
+    BAD_FILE_SIZE = "bad-file-size"
 
     @property
     def blocks_writing(self) -> bool:

@@ -29,8 +29,6 @@ VTOC2_SECTOR = 1024
 VTOC_DOS_CODE = 2
 #: The VTOC's bitmap starts at this byte (after the DOS code, total and free count).
 VTOC_BITMAP_OFFSET = 10
-#: MyDOS codes: 2 + the number of 256-byte pages of bitmap beyond the first sector.
-MAX_VTOC_CODE = 2 + 33
 
 
 class Variant(enum.Enum):
