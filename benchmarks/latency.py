@@ -65,7 +65,7 @@ from typing import Final
 from a8.emu.cli import add_machine_arguments, check_machine
 from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, RunResult, resolve_roms, run
 from a8.emu.keywait import KeyEvent, KeyPress, frames_between
-from a8.emu.script import KEY_GAP_FRAMES, KEY_HOLD_FRAMES, Script
+from a8.emu.script import KEY_GAP_FRAMES, KEY_HOLD_FRAMES, MAX_FRAMES, Script
 from machfsol.atari.basic_game import read_source
 from machfsol.atari.build import game_programs, title_of
 from machfsol.atari.keyboard_game import keys_of
@@ -197,9 +197,11 @@ class Session:
 
     def typed_ahead(self, keys: str, expected: TableView) -> None:
         """Every key at once, at 12 keys a second; then the wait until the game has read
-        them all and waits again, timed from the last key."""
+        them all and waits again, timed from the last key (at most the day a script
+        may wait: a whole game typed ahead would ask for more)."""
         first = self.presses
-        self.script = self.script.type(keys).wait_for_input(KEY_FRAMES * len(keys))
+        timeout = min(KEY_FRAMES * len(keys), MAX_FRAMES)
+        self.script = self.script.type(keys).wait_for_input(timeout)
         self.presses += len(keys)
         self.marks.append((TYPED_AHEAD, self.presses - 1))
         self.expect.append((self.presses - 1, expected))

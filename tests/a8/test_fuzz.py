@@ -32,6 +32,7 @@ TESTS = Path(__file__).parent
 SCRIPTS = TESTS.parents[1] / "emu_scripts"
 LISTINGS = sorted((TESTS / "basic" / "fixtures" / "corpus").glob("*.lst"))
 DISKS = sorted((TESTS / "disk" / "corpus").glob("*.atr.gz"))
+DOS3_DISKS = sorted((TESTS / "disk" / "fixtures").glob("dos3-*.atr.gz"))
 
 
 #: Issue 28's reproducers among the parsers' inputs: files that are no listing (a SAVE
@@ -55,8 +56,9 @@ def listing_seeds() -> list[bytes]:
 
 
 def disk_seeds() -> list[bytes]:
-    """The corpus disks up to 130K, and new disks of each density with files and a menu."""
-    seeds = [gzip.decompress(path.read_bytes()) for path in DISKS]
+    """The corpus disks up to 130K, the DOS 3 disks of tests/a8/disk/fixtures, and new
+    disks of each density with files."""
+    seeds = [gzip.decompress(path.read_bytes()) for path in DISKS + DOS3_DISKS]
     seeds = [data for data in seeds if len(data) <= 133136]
     for density in Density:
         disk = Dos2Disk.new(density)

@@ -34,11 +34,10 @@ from a8.basic.convert import list_program, tokenize
 from a8.basic.errors import RejectedLines
 from a8.disk.atr import AtrImage
 from a8.disk.boot import MenuEntry, install_boot_menu
-from a8.disk.check import check_image
-from a8.disk.cli import directory_lines, sparta_lines
-from a8.disk.detect import FileSystemKind, identify
+from a8.disk.check import check_file_system
+from a8.disk.detect import open_disk
 from a8.disk.dos2 import Dos2Disk
-from a8.disk.sparta import SpartaDisk
+from a8.disk.filesystem import WritableFileSystem
 from a8.emu.script import Script
 from a8.errors import A8Error
 
@@ -220,39 +219,31 @@ def _attempt(action: Callable[[], object]) -> None:
 
 def atr_target(data: bytes) -> None:
     """What ``a8 atr`` does with an image: read it as a file is read (within the bounds
-    its header and the largest disk allow), name, list, check, read every file, write."""
+    its header and the largest disk allow), name, list, check, read every file, write.
+    Every file system goes through the one interface the commands use."""
     image = AtrImage.read_from(io.BytesIO(data), "FUZZ.ATR")
-    identity = identify(image)
-    report = check_image(image)
+    disk = open_disk(image)
+    str(disk.identity)
+    for warning in disk.warnings():
+        _one_line(warning)
+    report = check_file_system(disk)
     for problem in report.problems:
         if "\n" in str(problem):
             raise AssertionError(f"a problem on two lines: {problem!r}")
-    if identity.kind.dos2_family:
-        disk = Dos2Disk(image)
-        _attempt(lambda: directory_lines(disk))
-        for directory in disk.directories():
-            _attempt(partial(directory_lines, disk, directory))
-        names = []
-        for path, _ in disk.all_files():
-            names.append(path)
-            _attempt(partial(disk.read_file, path))
-        if not report.blocking() and names:
-            copy = Dos2Disk(AtrImage.from_bytes(image.to_bytes(), "FUZZ.ATR"))
-            _attempt(lambda: copy.add_file("FUZZ.DAT", data[:700]))
-            _attempt(lambda: copy.remove_file(names[0]))
-            _attempt(lambda: install_boot_menu(copy, [MenuEntry.parse(names[-1])], "FUZZ"))
-            _attempt(lambda: check_image(copy.image))
-    elif identity.kind is FileSystemKind.SPARTADOS:
-        _attempt(lambda: _sparta(image))
-
-
-def _sparta(image: AtrImage) -> None:
-    disk = SpartaDisk(image)
-    _attempt(lambda: sparta_lines(disk, None))
-    for path, entry in disk.all_files():
+    for directory in [None, *disk.directories()]:
+        _attempt(partial(disk.listing, directory))
+    names = []
+    for path in disk.paths():
+        names.append(path)
         _attempt(partial(disk.read_file, path))
-        if entry.is_directory:
-            _attempt(partial(sparta_lines, disk, path))
+    if isinstance(disk, WritableFileSystem) and not report.blocking() and names:
+        copy = open_disk(AtrImage.from_bytes(image.to_bytes(), "FUZZ.ATR"))
+        assert isinstance(copy, WritableFileSystem)
+        _attempt(lambda: copy.add(copy.new_file("FUZZ.DAT"), data[:700]))
+        _attempt(lambda: copy.remove(names[0]))
+        if isinstance(copy, Dos2Disk):
+            _attempt(lambda: install_boot_menu(copy, [MenuEntry.parse(names[-1])], "FUZZ"))
+        _attempt(lambda: check_file_system(copy))
 
 
 def atr_regions(data: bytes) -> list[range]:
@@ -266,6 +257,7 @@ def atr_regions(data: bytes) -> list[range]:
 
     spans = [range(0, 16), *(sector(n) for n in range(1, 13))]
     spans += [sector(n) for n in (359, 360, *range(361, 369), 1024)]
+    spans += [sector(n) for n in range(16, 25)]  # DOS 3's directory and block table
     spans += [range(s.stop - 3, s.stop) for s in (sector(n) for n in range(4, 720, 7))]
     return spans
 

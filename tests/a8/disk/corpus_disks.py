@@ -8,9 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from a8.disk.atr import AtrImage
-from a8.disk.detect import FileSystemKind, identify
-from a8.disk.dos2 import Dos2Disk
-from a8.disk.sparta import SpartaDisk
+from a8.disk.detect import open_disk
 
 CORPUS = Path(__file__).parent / "corpus"
 
@@ -59,15 +57,9 @@ def corpus_disk(name: str) -> CorpusDisk:
 
 
 def read_every_file(image: AtrImage) -> list[tuple[str, bytes]]:
-    """Every file on a DOS 2 family or SpartaDOS disk, read by its path, as ``get`` does."""
-    identity = identify(image)
-    if identity.kind.dos2_family:
-        dos2 = Dos2Disk(image)
-        return [(path, dos2.read_file(path)) for path, _ in dos2.all_files()]
-    if identity.kind is FileSystemKind.SPARTADOS:
-        sparta = SpartaDisk(image)
-        return [(path, sparta.read_file(path)) for path, _ in sparta.all_files()]
-    return []
+    """Every file on the disk, read by its path, as ``get`` does (none where a8 reads none)."""
+    disk = open_disk(image)
+    return [(path, disk.read_file(path)) for path in disk.paths()]
 
 
 def is_binary_load_file(data: bytes) -> bool:

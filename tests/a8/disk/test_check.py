@@ -65,8 +65,12 @@ CORRUPTIONS: dict[ProblemKind, Callable[[Dos2Disk], None]] = {
 }
 
 
-#: Kinds found by the tests further down (DOS 2.5 only, MyDOS only, SpartaDOS, the image).
+#: Kinds found by the tests further down (DOS 2.5 only, MyDOS only, SpartaDOS, the image),
+#: by test_damaged_vtoc.py (a VTOC that does not read as one) and by test_dos3.py.
 KINDS_TESTED_BELOW = {
+    ProblemKind.VTOC_UNREADABLE,
+    ProblemKind.BAD_BLOCK_TABLE,
+    ProblemKind.BAD_FILE_SIZE,
     ProblemKind.VTOC2_MIRROR,
     ProblemKind.HIGH_FLAG,
     ProblemKind.BOOT_MENU,

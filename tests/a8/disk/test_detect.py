@@ -17,8 +17,9 @@ import pytest
 from a8.cli import main
 from a8.disk.atr import AtrImage
 from a8.disk.check import check_image
-from a8.disk.detect import FileSystemKind, identify
+from a8.disk.detect import UnknownDisk, identify, open_disk
 from a8.disk.dos2 import Density, Dos2Disk, mydos_vtoc_code
+from a8.disk.dosxe import DosXeDisk
 
 
 def dos_xe_image() -> AtrImage:
@@ -71,7 +72,7 @@ MYDOS_SIZES = [
 def test_mydos_sizes_and_their_vtoc(sectors: int, size: int, code: int, vtoc_count: int) -> None:
     assert mydos_vtoc_code(sectors, size) == code
     image = mydos_image(sectors, size)
-    assert identify(image).kind is FileSystemKind.MYDOS
+    assert identify(image).name == "MyDOS"
     disk = Dos2Disk(image)
     assert disk.geometry.vtoc_code == code
     assert disk.geometry.vtoc_sectors == tuple(range(360, 360 - vtoc_count, -1))
@@ -85,7 +86,7 @@ def test_mydos_sizes_and_their_vtoc(sectors: int, size: int, code: int, vtoc_cou
 
 def test_dos_xe_is_named_and_left_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     image = dos_xe_image()
-    assert identify(image).kind is FileSystemKind.DOS_XE
+    assert isinstance(open_disk(image), DosXeDisk)
     path = tmp_path / "XE.ATR"
     path.write_bytes(image.to_bytes())
     assert main(["atr", "ls", str(path)]) == 0
@@ -109,8 +110,8 @@ def test_xdos_keeps_the_dos2_layout() -> None:
 def test_boot_disk_is_described() -> None:
     image = AtrImage.blank(720, 128)
     image.write_sector(1, b"\x00\x13\x00\x07\x08\x07")
+    assert isinstance(open_disk(image), UnknownDisk)
     identity = identify(image)
-    assert identity.kind is FileSystemKind.UNKNOWN
     assert str(identity) == (
         "no file system I know (720 sectors of 128 bytes; boot record: 19 sectors loaded at $0700)"
     )
@@ -137,4 +138,4 @@ def test_two_damaged_signs_are_too_many() -> None:
     raw = bytearray(disk.image.read_sector(360))
     raw[0] = 0
     disk.image.write_sector(360, bytes(raw))
-    assert identify(disk.image).kind is FileSystemKind.UNKNOWN
+    assert isinstance(open_disk(disk.image), UnknownDisk)

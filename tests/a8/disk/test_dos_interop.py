@@ -38,7 +38,8 @@ import pytest
 
 from a8.disk.atr import AtrImage
 from a8.disk.check import check_image
-from a8.disk.detect import FileSystemKind, identify
+from a8.disk.detect import open_disk
+from a8.disk.dos2 import Dos2Disk
 from a8.emu.emulator import EmulatorOptions, run
 from a8.emu.script import Script
 
@@ -109,10 +110,11 @@ def test_a_real_dos_and_a8_read_each_others_files(
     assert dos_disk.is_file(), f"{VARIABLE}: {dos_disk} is not a file"
     d1, d2 = tmp_path / "D1.ATR", tmp_path / "D2.ATR"
     shutil.copyfile(dos_disk, d1)
-    identity = identify(AtrImage.read(d1))
-    assert identity.kind.dos2_family, f"{dos_disk}: {identity}: give a DOS 2.x or MyDOS disk"
+    opened = open_disk(AtrImage.read(d1))
+    identity = opened.identity
+    assert isinstance(opened, Dos2Disk), f"{dos_disk}: {identity}: give a DOS 2.x or MyDOS disk"
     assert not check_image(AtrImage.read(d1)).blocking(), f"{dos_disk}: `a8 atr check` it"
-    enhanced = identity.kind is FileSystemKind.DOS_25
+    enhanced = identity.name == "DOS 2.5"
     big = bytes((i * 7 + i // 251) % 256 for i in range(95000 if enhanced else 20000))
 
     (tmp_path / "A8TEST.LST").write_text(PROGRAM, encoding="ascii")

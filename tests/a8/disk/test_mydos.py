@@ -31,7 +31,7 @@ def test_subdirectories_are_listed_and_read(dirs: Path, capsys: pytest.CaptureFi
     status, out, _ = run(capsys, "ls", str(dirs), "DIR2>DIR21")
     assert out.splitlines()[1:] == [" :DIR211      008", " :DIR212      008", "609 FREE SECTORS"]
     disk = Dos2Disk(AtrImage.read(dirs))
-    assert [path for path, _ in disk.all_files()] == ["DIR2>DIR21>DIR212>FILE2121"]
+    assert list(disk.paths()) == ["DIR2>DIR21>DIR212>FILE2121"]
     for spelling in ("DIR2>DIR21>DIR212>FILE2121", "dir2/dir21/dir212/file2121"):
         assert disk.read_file(spelling) == disk.read_file("DIR2:DIR21:DIR212:FILE2121")
     with pytest.raises(Dos2Error, match="DIR9: no such directory"):

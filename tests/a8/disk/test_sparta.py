@@ -40,7 +40,7 @@ def test_listing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_reading_by_path(fast_assembler: AtrImage) -> None:
     disk = SpartaDisk(fast_assembler)
-    files = dict(disk.all_files())
+    files = dict(disk.walk())
     assert len(files) == 116
     data = disk.read_file("TESTS>ERROR225.ASM")
     assert len(data) == files["TESTS>ERROR225.ASM"].size == 23
@@ -60,7 +60,7 @@ def set_word(image: AtrImage, sector: int, offset: int, value: int) -> None:
 
 def first_file(image: AtrImage) -> tuple[str, int]:
     disk = SpartaDisk(image)
-    path, entry = next((p, e) for p, e in disk.all_files() if e.size > 600)
+    path, entry = next((p, e) for p, e in disk.walk() if e.size > 600)
     return path, entry.map_sector
 
 
@@ -140,10 +140,10 @@ def test_a_damaged_map_length_in_the_superblock_is_not_trusted() -> None:
     """Found by the long fuzzing run: SpartaDOS X's bytes 35-36 (entries per map sector)
     set to 127 made the reader unpack 254 bytes from a 128-byte sector (struct.error)."""
     image = corpus_disk("sdx-fa-sd").image()
-    whole = {path: SpartaDisk(image).read_file(path) for path, _ in SpartaDisk(image).all_files()}
+    whole = {path: SpartaDisk(image).read_file(path) for path in SpartaDisk(image).paths()}
     set_word(image, 1, 35, 127)
     disk = SpartaDisk(image)
-    assert {path: disk.read_file(path) for path, _ in disk.all_files()} == whole
+    assert {path: disk.read_file(path) for path in disk.paths()} == whole
     assert check_image(image).problems == []
 
 

@@ -1,8 +1,8 @@
 """The ATR container: a 16-byte header followed by the disk's sectors.
 
 ATR is the image format SIO2PC, FujiNet, SDrive and every emulator understand. It
-holds no file system, only the sectors a drive would return; :mod:`a8.disk.dos2`,
-:mod:`a8.disk.sparta` and :mod:`a8.disk.detect` read the file systems inside them.
+holds no file system, only the sectors a drive would return; the registry
+(:mod:`a8.disk.detect`) opens the file system inside (:mod:`a8.disk.filesystem`).
 
 Real images are less tidy than the format's description, and the emulators accept
 them, so this reader does too (and :mod:`a8.disk.check` reports what is odd):

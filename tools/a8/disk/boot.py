@@ -19,10 +19,14 @@ import functools
 import re
 from dataclasses import dataclass
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from a8.asm import AssemblyError, assemble
-from a8.disk.dos2 import Dos2Disk, FileName
+from a8.disk.names import FileName
 from a8.errors import A8Error
+
+if TYPE_CHECKING:  # the boot menu writes DOS 2 disks; dos2's check reads menus
+    from a8.disk.dos2 import Dos2Disk
 
 LOAD_ADDRESS = 0x0700
 BOOT_SIZE = 3 * 128
@@ -146,7 +150,7 @@ def loadable_start(disk: Dos2Disk, name: FileName) -> int:
     The loader reads ordinary DOS 2 links (a 10-bit next sector); MyDOS files with
     16-bit links, and files whose chain DOS itself could not follow, are refused.
     """
-    entry = disk.find(name)
+    entry = disk.find(str(name))
     if entry.long_links:
         raise BootError(
             f"{disk.image.source}: {entry.name} has MyDOS 16-bit sector links, which the "

@@ -1,9 +1,12 @@
 """``a8 atr ...``: list, read, check, fill and make bootable the disks people really have.
 
-Every command first names the file system (:mod:`a8.disk.detect`). Reading
-(``ls``, ``get``, ``check``) works on DOS 2.0S, 2.5, 2.0D, MyDOS and SpartaDOS;
-writing (``add``, ``rm``, ``boot``) only on the DOS 2 family, and only when
-:mod:`a8.disk.check` finds nothing that a write could make worse. Every command
+Every command opens the image once through the registry (:mod:`a8.disk.detect`)
+and speaks to the file system it gets through one interface
+(:mod:`a8.disk.filesystem`): it names itself, lists, reads and checks its files
+(DOS 2.0S, 2.5, 2.0D, MyDOS, SpartaDOS, DOS 3), and the formats a8 writes (the DOS
+2 family) add and remove them, only when :mod:`a8.disk.check` finds nothing that a
+write could make worse and the disk's VTOC is sound. Damage a reader works around
+is said on standard error, one line. Every command
 that changes a disk reads the whole image, changes it in memory and writes it
 back atomically (:mod:`a8.files`) only when everything has succeeded: on any
 error, or on a disk it does not write, the image is byte for byte as it was. The
@@ -19,14 +22,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from a8.commandline import docs
+from a8.commandline import docs, warn
 from a8.disk.atr import AtrImage
 from a8.disk.boot import MenuEntry, install_boot_menu
-from a8.disk.check import Report, check_image
-from a8.disk.detect import FileSystemKind, Identity, identify
-from a8.disk.dos2 import ROOT_DIRECTORY, Density, DirectoryEntry, Dos2Disk, Dos2Error
-from a8.disk.names import FileName, path_parts
-from a8.disk.sparta import SpartaDisk, SpartaEntry
+from a8.disk.check import Report, check_file_system, check_image
+from a8.disk.detect import open_disk, written_formats
+from a8.disk.dos2 import Density, Dos2Disk
+from a8.disk.filesystem import DirectoryTree, FileSystem, FileSystemError, WritableFileSystem
 from a8.errors import A8Error
 from a8.files import (
     Output,
@@ -41,8 +43,6 @@ from a8.reading import read_input
 
 #: Help of every DISK argument.
 DISK_HELP = "the ATR disk image"
-#: What a8 writes, for messages.
-WRITTEN = "DOS 2.0S, DOS 2.5, DOS 2.0D and MyDOS"
 
 
 class DiskCommandError(A8Error):
@@ -53,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add ``a8 atr`` and its sub-commands."""
     atr = subparsers.add_parser(
         "atr",
-        help="ATR disk images: DOS 2.x, MyDOS, SpartaDOS (read); DOS 2.x, MyDOS (write)",
+        help="ATR disk images: DOS 2.x, MyDOS, SpartaDOS, DOS 3 (read); DOS 2.x, MyDOS (write)",
         description="Disk images as SIO2PC, FujiNet, SDrive and the emulators use them: "
         "name their file system, list, read and check them; make DOS 2 disks, copy files "
         "onto them and off them, and write a boot menu. A disk is changed only when "
@@ -80,7 +80,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "ls",
         help="name the file system and list the files",
         description="Name the disk's file system, then list its files as the DOS does "
-        "(DOS 2.x, MyDOS, SpartaDOS), with the free sectors.",
+        "(DOS 2.x, MyDOS, SpartaDOS, DOS 3), with the free space.",
     )
     ls.add_argument("disk", type=Path, help=DISK_HELP)
     ls.add_argument("directory", nargs="?", help="a subdirectory (MyDOS, SpartaDOS): A>B or A/B")
@@ -105,7 +105,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     get = commands.add_parser(
         "get",
         help="copy a file off the disk",
-        description="Copy a file off a DOS 2.x, MyDOS or SpartaDOS disk, byte for byte.",
+        description="Copy a file off a DOS 2.x, MyDOS, SpartaDOS or DOS 3 disk, byte for byte.",
     )
     get.add_argument("disk", type=Path, help=DISK_HELP)
     get.add_argument("name", help="NAME.EXT, or DIR>NAME.EXT in a subdirectory")
@@ -160,33 +160,46 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 
 
 @contextlib.contextmanager
-def changing(path: Path, force: bool) -> Iterator[Dos2Disk]:
-    """The DOS 2 family disk at ``path``, to change in the block and written back when
-    it ends without an error. The image stays locked from the read to the write
+def changing(path: Path, force: bool) -> Iterator[WritableFileSystem[Any]]:
+    """The disk at ``path``, to change in the block and written back when it ends
+    without an error. The image stays locked from the read to the write
     (:func:`a8.files.updating`): two commands changing one disk at once take turns,
     and the second starts from the first one's result."""
     with updating(path) as update:
-        disk = dos2_for_writing(AtrImage.read_from(update.handle, str(path)), path, force)
+        disk = for_writing(AtrImage.read_from(update.handle, str(path)), path, force)
         yield disk
         update.write(disk.to_bytes())
 
 
-def dos2_for_writing(image: AtrImage, path: Path, force: bool) -> Dos2Disk:
-    """The DOS 2 family disk in ``image``, if a8 may change it (else a one-line refusal)."""
-    identity = identify(image)
-    if not identity.kind.dos2_family:
+def for_writing(image: AtrImage, path: Path, force: bool) -> WritableFileSystem[Any]:
+    """The file system in ``image``, identified and built once, if a8 may change it
+    (else a one-line refusal)."""
+    disk = open_disk(image)
+    if not isinstance(disk, WritableFileSystem):
+        reads = "a8 reads its files but" if isinstance(disk, DirectoryTree) else "a8"
         raise DiskCommandError(
-            f"{path}: {identity}: a8 writes only {WRITTEN}; the image is unchanged"
+            f"{path}: {disk.identity}: {reads} writes only {written_formats()}; "
+            "the image is unchanged"
         )
     image.check_writable(force)
-    report = check_image(image)
-    blocking = report.blocking()
+    refusal = disk.refusal()
+    if refusal is not None:
+        raise DiskCommandError(f"{refusal}; the image is unchanged")
+    blocking = check_file_system(disk).blocking()
     if blocking:
         raise DiskCommandError(
             f"{path}: {len(blocking)} problem(s) a write could make worse, the first: "
             f"{str(blocking[0]).removeprefix(f'{path}: ')}; see `a8 atr check`, image unchanged"
         )
-    return Dos2Disk(image)
+    return disk
+
+
+def reading(path: Path) -> FileSystem:
+    """The file system of the disk at ``path``, its damage said on standard error."""
+    disk = open_disk(AtrImage.read(path))
+    for warning in disk.warnings():
+        warn(warning)
+    return disk
 
 
 # -- new ----------------------------------------------------------------------------------
@@ -201,97 +214,19 @@ def cmd_new(args: argparse.Namespace) -> int:
     return 0
 
 
-# -- ls -----------------------------------------------------------------------------------
-
-
-def identity_line(identity: Identity) -> str:
-    return str(identity)
-
-
-def directory_lines(disk: Dos2Disk, directory: int = ROOT_DIRECTORY) -> list[str]:
-    """The listing DOS 2 prints: ``*`` for locked, name, extension, sectors; free count.
-
-    Files that use DOS 2.5's sectors 720 and above (flag 0x03) get a ``<`` in the
-    second column, where DOS 2 leaves a blank; MyDOS subdirectories get a ``:``.
-    Names are shown with the UTF-8 spelling of ATASCII.
-    """
-    lines = []
-    for entry in disk.listed(directory):
-        lines.append(_dos2_line(entry))
-    lines.append(f"{disk.free_sectors:03d} FREE SECTORS")
-    return lines
-
-
-def _dos2_line(entry: DirectoryEntry) -> str:
-    lock = "*" if entry.locked else " "
-    mark = ":" if entry.is_directory else "<" if entry.uses_high_sectors else " "
-    return f"{lock}{mark}{_columns(entry.name)} {entry.sector_count:03d}"
-
-
-def _columns(name: FileName) -> str:
-    """Name and extension in DOS's 8 + 3 columns (a longer spelling gets a blank after it)."""
-    base, ext = name.name_text, name.ext_text
-    return f"{base:<8}{' ' if len(base) > 8 else ''}{ext:<3}"
-
-
-def sparta_lines(disk: SpartaDisk, directory: str | None) -> list[str]:
-    """SpartaDOS's listing: name, extension, size in bytes (or <DIR>), date and time."""
-    lines = []
-    for entry in disk.listed(disk.directory_map(directory)):
-        lines.append(_sparta_line(entry))
-    lines.append(f"{disk.superblock.free:03d} FREE SECTORS")
-    return lines
-
-
-def _sparta_line(entry: SpartaEntry) -> str:
-    lock = "*" if entry.locked else " "
-    size = "<DIR>" if entry.is_directory else str(entry.size)
-    day, month, year = entry.date
-    hour, minute, _ = entry.time
-    return (
-        f"{lock} {_columns(entry.name)} {size:>7} "
-        f"{day:02d}-{month:02d}-{year:02d} {hour:02d}:{minute:02d}"
-    )
+# -- ls, get ----------------------------------------------------------------------------
 
 
 def cmd_ls(args: argparse.Namespace) -> int:
-    image = AtrImage.read(args.disk)
-    identity = identify(image)
-    lines = [identity_line(identity)]
-    if identity.kind.dos2_family:
-        disk = Dos2Disk(image)
-        directory = ROOT_DIRECTORY
-        if args.directory:
-            directory = disk.resolve_directory(path_parts(args.directory))
-        lines += directory_lines(disk, directory)
-    elif identity.kind is FileSystemKind.SPARTADOS:
-        sparta = SpartaDisk(image)
-        lines[0] += f", volume {sparta.volume_name.strip() or '(none)'}"
-        lines += sparta_lines(sparta, args.directory)
-    elif identity.kind is FileSystemKind.DOS_XE:
-        lines.append("(a8 names DOS XE disks but does not read their files)")
-    print("\n".join(lines))
+    disk = reading(args.disk)
+    print("\n".join([disk.heading(), *disk.listing(args.directory)]))
     return 0
 
 
-# -- get ----------------------------------------------------------------------------------
-
-
 def cmd_get(args: argparse.Namespace) -> int:
-    image = AtrImage.read(args.disk)
-    identity = identify(image)
-    if identity.kind.dos2_family:
-        disk = Dos2Disk(image)
-        entry = disk.find(args.name)
-        data = disk.read_file(args.name)
-        name = str(entry.name)
-    elif identity.kind is FileSystemKind.SPARTADOS:
-        sparta = SpartaDisk(image)
-        _, found = sparta.resolve(args.name)
-        data = sparta.read_file(args.name)
-        name = str(found.name) if found else args.name
-    else:
-        raise DiskCommandError(f"{args.disk}: {identity}: no files a8 can read")
+    disk = reading(args.disk)
+    name = str(disk.file_name(args.name))
+    data = disk.read_file(args.name)
     output = args.output
     if output is None:
         if "/" in name or name in (".", ".."):
@@ -311,24 +246,23 @@ def cmd_add(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_file(disk: Dos2Disk, args: argparse.Namespace) -> None:
+def add_file(disk: WritableFileSystem[Any], args: argparse.Namespace) -> None:
     given = args.name is not None
     text = args.name if given else args.file.name
-    directory, leaf = disk.split_path(text) if given else (ROOT_DIRECTORY, text)
     try:
-        name = disk.parse_new_name(leaf)
-    except Dos2Error as error:
+        new = disk.new_file(text, nested=given)
+    except FileSystemError as error:
         if given:
             raise
-        raise Dos2Error(f"{error} (give the name on the disk with --name)") from None
+        raise DiskCommandError(f"{error} (give the name on the disk with --name)") from None
     # No file is larger than the disk it goes on: read no more than the image holds.
-    data = read_input(args.file, len(disk.image.to_bytes()), f"the disk {args.disk}")
-    disk.add_file(name, data, directory)
+    data = read_input(args.file, len(disk.to_bytes()), f"the disk {args.disk}")
+    disk.add(new, data)
 
 
 def cmd_rm(args: argparse.Namespace) -> int:
     with changing(args.disk, args.force) as disk:
-        disk.remove_file(args.name)
+        disk.remove(args.name)
     return 0
 
 
@@ -361,5 +295,10 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_boot(args: argparse.Namespace) -> int:
     entries = [MenuEntry.parse(spec) for spec in args.menu]
     with changing(args.disk, args.force) as disk:
+        if not isinstance(disk, Dos2Disk):  # the loader follows DOS 2 sector links
+            raise DiskCommandError(
+                f"{args.disk}: {disk.identity}: the boot menu is written on DOS 2 family "
+                "disks only; the image is unchanged"
+            )
         install_boot_menu(disk, entries, args.title)
     return 0

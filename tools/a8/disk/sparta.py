@@ -32,9 +32,51 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from a8.disk.atr import AtrImage
-from a8.disk.detect import sparta_revision
-from a8.disk.names import FileName, lookup, path_parts
-from a8.errors import A8Error
+from a8.disk.filesystem import DirectoryTree, FileSystemError, Identity, columns, shape_of
+from a8.disk.names import FileName
+from a8.disk.problems import Checker, Problem, ProblemKind
+
+#: Superblock (sector 1) fields used to recognise SpartaDOS.
+SPARTA_REVISIONS = {0x11: "SpartaDOS 1.1", 0x20: "SpartaDOS 2.x/3.x", 0x21: "SpartaDOS X"}
+SPARTA_SIZE_CODES = {0x80: 128, 0x00: 256, 0x01: 512}
+
+
+def sparta_revision(image: AtrImage) -> str | None:
+    """The SpartaDOS format name if sector 1 is a consistent superblock, else None.
+
+    Byte 32 is the format revision ($11, $20 or $21), byte 31 codes the sector size
+    ($80 = 128, $00 = 256, $01 = 512) and must match the image, byte 1 loads 3 boot
+    sectors (1 with 512-byte sectors; 0 on disks a PC tool made without boot code),
+    bytes 11-12 give the sector count (the image's, or more for a truncated image),
+    byte 15 the number of bitmap sectors (enough for that count) and bytes 16-17 the
+    first one, bytes 9-10 the root directory's sector map; all inside the disk.
+    """
+    boot = image.read_sector(1)
+    if len(boot) < 40:
+        return None
+    revision = boot[32]
+    if revision not in SPARTA_REVISIONS:
+        return None
+    if SPARTA_SIZE_CODES.get(boot[31]) != image.sector_size:
+        return None
+    if revision == 0x21 and struct.unpack_from("<H", boot, 33)[0] != image.sector_size:
+        return None
+    boot_sectors = 1 if image.sector_size == 512 else 3
+    if boot[1] not in (boot_sectors, 0):  # 0: a disk made by a PC tool, with no boot code
+        return None
+    root, total, free, bitmaps, first_bitmap = struct.unpack_from("<HHHBH", boot, 9)
+    if total < 16 or free > total:
+        return None
+    bits = image.sector_size * 8
+    if not bitmaps or bitmaps * bits < total + 1 or (bitmaps - 1) * bits >= total + 1:
+        return None
+    last = min(total, image.sector_count)
+    if not boot_sectors < first_bitmap <= last or first_bitmap + bitmaps - 1 > last:
+        return None
+    if not boot_sectors < root <= last:
+        return None
+    return SPARTA_REVISIONS[revision]
+
 
 ENTRY_SIZE = 23
 SUPERBLOCK = struct.Struct("<HHHBHHH8sBBB")
@@ -43,7 +85,7 @@ SUPERBLOCK_OFFSET = 9
 ENTRY = struct.Struct("<BH3s8s3s3s3s")
 
 
-class SpartaError(A8Error):
+class SpartaError(FileSystemError):
     """A SpartaDOS read that cannot be done (missing file, broken sector map...)."""
 
 
@@ -130,21 +172,53 @@ class MapWalk:
     fault: str = ""
 
 
-class SpartaDisk:
+class SpartaDisk(DirectoryTree[SpartaEntry]):
     """A SpartaDOS file system, read from an ATR image."""
 
-    def __init__(self, image: AtrImage) -> None:
-        revision = sparta_revision(image)
+    names = tuple(SPARTA_REVISIONS.values())
+    error = SpartaError
+
+    def __init__(self, image: AtrImage, revision: str | None = None) -> None:
+        revision = revision or sparta_revision(image)
         if revision is None:
             raise SpartaError(f"{image.source}: not a SpartaDOS disk")
-        self.image = image
+        super().__init__(image, Identity(revision, shape_of(image)))
         self.revision_name = revision
         self.superblock = Superblock.read(image)
+
+    @classmethod
+    def recognise(cls, image: AtrImage) -> SpartaDisk | None:
+        revision = sparta_revision(image)
+        return None if revision is None else cls(image, revision)
+
+    def _readable(self) -> None:
+        """Refuse what a8 does not read: clusters of several sectors (hard-disk format)."""
         if self.superblock.sectors_per_cluster != 1:
             raise SpartaError(
-                f"{image.source}: {self.superblock.sectors_per_cluster} sectors per cluster "
+                f"{self.source}: {self.superblock.sectors_per_cluster} sectors per cluster "
                 "(SpartaDOS X hard-disk format) is not read by a8"
             )
+
+    def heading(self) -> str:
+        return f"{self.identity}, volume {self.volume_name.strip() or '(none)'}"
+
+    def entry_line(self, entry: SpartaEntry) -> str:
+        """SpartaDOS's listing: name, extension, size in bytes (or <DIR>), date and time."""
+        lock = "*" if entry.locked else " "
+        size = "<DIR>" if entry.is_directory else str(entry.size)
+        day, month, year = entry.date
+        hour, minute, _ = entry.time
+        return (
+            f"{lock} {columns(entry.name)} {size:>7} "
+            f"{day:02d}-{month:02d}-{year:02d} {hour:02d}:{minute:02d}"
+        )
+
+    def free_line(self) -> str:
+        return f"{self.superblock.free:03d} FREE SECTORS"
+
+    def check(self) -> list[Problem]:
+        self._readable()
+        return _SpartaChecker(self).run()
 
     @property
     def boot_sectors(self) -> int:
@@ -244,62 +318,21 @@ class SpartaDisk:
                 return
             yield entry
 
-    def listed(self, map_sector: int | None = None) -> list[SpartaEntry]:
+    @property
+    def root(self) -> int:
+        return self.superblock.root_map
+
+    def listed(self, directory: int | None = None) -> list[SpartaEntry]:
         """Files and subdirectories in use (hidden ones too), as DIR lists them."""
-        folder = self.superblock.root_map if map_sector is None else map_sector
+        self._readable()
+        folder = self.superblock.root_map if directory is None else directory
         return [entry for entry in self.entries(folder) if entry.in_use]
 
-    def _lookup(self, folder: int, wanted: str) -> SpartaEntry | None:
-        return lookup(self.listed(folder), wanted, lambda entry: entry.name)
+    def subdirectory(self, entry: SpartaEntry) -> int | None:
+        return entry.map_sector if entry.is_directory else None
 
-    def resolve(self, path: str) -> tuple[int, SpartaEntry | None]:
-        """The directory map sector and entry that ``path`` names (``DIR>NAME`` or ``DIR/NAME``)."""
-        parts = path_parts(path)
-        folder = self.superblock.root_map
-        entry: SpartaEntry | None = None
-        walked: list[str] = []
-        for index, part in enumerate(parts):
-            entry = self._lookup(folder, part)
-            walked.append(str(entry.name) if entry else part)
-            if entry is None:
-                raise SpartaError(f"{self.image.source}: no file {'>'.join(walked)} on the disk")
-            if index < len(parts) - 1:
-                if not entry.is_directory:
-                    raise SpartaError(f"{self.image.source}: {'>'.join(walked)}: not a directory")
-                folder = entry.map_sector
-        return folder, entry
-
-    def directory_map(self, path: str | None) -> int:
-        """The map sector of the directory at ``path`` (the root if None)."""
-        if not path:
-            return self.superblock.root_map
-        _, entry = self.resolve(path)
-        if entry is None or not entry.is_directory:
-            raise SpartaError(f"{self.image.source}: {path}: not a directory")
-        return entry.map_sector
-
-    def read_file(self, path: str) -> bytes:
-        _, entry = self.resolve(path)
-        if entry is None:
-            raise SpartaError(f"{self.image.source}: no file name given")
-        if entry.is_directory:
-            raise SpartaError(f"{self.image.source}: {entry.name} is a directory")
+    def read_entry(self, entry: SpartaEntry) -> bytes:
         return self.read_map(entry.map_sector, entry.size, str(entry.name))
-
-    def all_files(self) -> Iterator[tuple[str, SpartaEntry]]:
-        """Every file with its path (``DIR>NAME.EXT``), directories walked once each."""
-        pending = [(self.superblock.root_map, "")]
-        seen: set[int] = set()
-        while pending:
-            folder, prefix = pending.pop(0)
-            if folder in seen:
-                continue
-            seen.add(folder)
-            for entry in self.listed(folder):
-                if entry.is_directory:
-                    pending.append((entry.map_sector, f"{prefix}{entry.name}>"))
-                else:
-                    yield f"{prefix}{entry.name}", entry
 
     # -- the bitmap ------------------------------------------------------------------
 
@@ -316,3 +349,106 @@ class SpartaDisk:
             if raw[sector // 8] & (0x80 >> (sector % 8)):
                 free.add(sector)
         return free
+
+
+# -- check ------------------------------------------------------------------------------
+
+
+class _SpartaChecker(Checker):
+    def __init__(self, disk: SpartaDisk) -> None:
+        super().__init__(disk.image.source)
+        self.disk = disk
+        self.block = disk.superblock
+
+    def run(self) -> list[Problem]:
+        image, block = self.disk.image, self.block
+        if block.total != image.sector_count:
+            self.report(
+                ProblemKind.SECTOR_COUNT,
+                f"superblock bytes 11-12: {block.total} sectors, "
+                f"the image has {image.sector_count}",
+            )
+        boot = 1 if image.sector_size == 512 else 3
+        self.owner[0] = "the system"
+        for sector in range(1, boot + 1):
+            self.owner[sector] = "the boot sectors"
+        for index in range(block.bitmap_count):
+            self.owner[block.first_bitmap + index] = "the bitmap"
+        self.claim_dos_sectors(boot)
+        self.check_directory(block.root_map, "", 0)
+        free = self.disk.free_in_bitmap()
+        counted = len(free)
+        if counted != block.free:
+            self.report(
+                ProblemKind.FREE_COUNT,
+                f"superblock bytes 13-14: {block.free} free sectors, but the bitmap has {counted}",
+            )
+        last = min(block.total, image.sector_count)
+        system = {0, *range(1, boot + 1)}
+        system |= {block.first_bitmap + i for i in range(block.bitmap_count)}
+        if block.total not in self.owner and block.total not in free:
+            # SpartaDOS leaves the very last sector of many disks unused and marked so
+            # (seen on the corpus's SpartaDOS 3.x, X and BW-DOS disks; Altirra allows
+            # for it too): that is not a lost sector.
+            self.owner[block.total] = "SpartaDOS (the last sector)"
+        self.compare_bitmap(range(1, last + 1), free, system)
+        return self.problems
+
+    def claim_dos_sectors(self, boot: int) -> None:
+        """SpartaDOS 1.1 keeps DOS itself in the sectors after the boot sectors (byte 37)."""
+        if self.block.revision != 0x11:
+            return
+        count = self.disk.image.read_sector(1)[37]
+        for sector in range(boot + 1, boot + 1 + count):
+            self.claim(sector, "SpartaDOS 1.1 (its DOS sectors)", "superblock byte 37")
+
+    def claim_map(self, first_map: int, size: int | None, owner: str, where: str) -> bool:
+        walked = self.disk.walk_map(first_map, size)
+        ok = True
+        for sector in walked.map_sectors:
+            ok = self.claim(sector, owner, where) and ok
+        for sector in walked.data_sectors:
+            if sector:
+                ok = self.claim(sector, owner, where) and ok
+        if walked.fault:
+            self.report(ProblemKind.BAD_SECTOR_MAP, f"{where}: {walked.fault}")
+            return False
+        return ok
+
+    def check_directory(self, map_sector: int, path: str, depth: int) -> None:
+        where = f"directory {path or '(root)'}"
+        if depth > 32:
+            self.report(
+                ProblemKind.BAD_DIRECTORY, f"{where}: directories nested too deep (a loop?)"
+            )
+            return
+        try:
+            length = self.disk.directory_length(map_sector)
+        except SpartaError as error:
+            self.report(ProblemKind.BAD_DIRECTORY, f"{where}: {str(error).split(': ', 1)[-1]}")
+            return
+        if not self.claim_map(map_sector, length, f"directory {path or '(root)'}", where):
+            return
+        seen: dict[str, str] = {}
+        for entry in self.disk.entries(map_sector):
+            in_use, deleted = entry.status & Status.IN_USE, entry.status & Status.DELETED
+            if bool(in_use) == bool(deleted):
+                self.report(
+                    ProblemKind.BAD_FLAG,
+                    f"{where}: {entry.name}: status {entry.status:02X} is neither a file in "
+                    "use nor a deleted one",
+                )
+                continue
+            if not entry.in_use:
+                continue
+            name = f"{path}{entry.name}"
+            key = str(entry.name).upper()
+            if key in seen:
+                self.report(ProblemKind.DUPLICATE_NAME, f"{where}: {entry.name} appears twice")
+            seen[key] = name
+            if entry.open_for_output:
+                self.report(ProblemKind.FILE_OPEN, f"{name}: file left open for writing")
+            if entry.is_directory:
+                self.check_directory(entry.map_sector, name + ">", depth + 1)
+            else:
+                self.claim_map(entry.map_sector, entry.size, name, name)

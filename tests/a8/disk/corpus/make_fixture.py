@@ -29,7 +29,7 @@ from pathlib import Path
 
 from a8.disk.atr import AtrImage
 from a8.disk.check import check_image
-from a8.disk.detect import FileSystemKind, identify
+from a8.disk.detect import open_disk
 from a8.disk.dos2 import DIRECTORY_LENGTH, Dos2Disk, system_sectors
 from a8.disk.sparta import SpartaDisk
 
@@ -44,12 +44,12 @@ def is_dos_file(name: str) -> bool:
 def zero_dos2(image: AtrImage) -> None:
     disk = Dos2Disk(image)
     keep = set(system_sectors(disk.geometry))
-    for directory in disk.directories():
+    for directory in disk.directory_sectors():
         keep.update(range(directory, directory + DIRECTORY_LENGTH))
         for entry in disk.entries(directory):
             if entry.is_end:
                 break
-            walked = disk.walk(entry).sectors
+            walked = disk.walk_chain(entry).sectors
             if is_dos_file(str(entry.name)):
                 for sector, _ in walked:
                     raw = bytearray(image.read_sector(sector))
@@ -89,10 +89,10 @@ def _zero_others(image: AtrImage, keep: set[int]) -> None:
 
 def main(source: str, name: str) -> None:
     image = AtrImage.read(source)
-    kind = identify(image).kind
-    if kind.dos2_family:
+    disk = open_disk(image)
+    if isinstance(disk, Dos2Disk):
         zero_dos2(image)
-    elif kind is FileSystemKind.SPARTADOS:
+    elif isinstance(disk, SpartaDisk):
         zero_sparta(image)
     data = image.to_bytes()
     target = HERE / f"{name}.atr.gz"
