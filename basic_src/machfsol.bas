@@ -136,10 +136,11 @@
 # The undo stack (not while undoing or replaying), then in keyboard play (DI=1) the two
 # places shown (a space emptied is not shown empty when a card fills it at once, as the
 # rules do when the discard pile or the stock has one; a foundation not while undo shows
-# them all afterwards, WD=1). Keys typed meanwhile wait in the keyboard queue (10150).
+# them all afterwards, WD=1: the won game's transfer undone). Keys typed meanwhile wait
+# in the keyboard queue (10150).
 31 IF NOT RP THEN SN=SN+1:US(SN)=SR+F:UD(SN)=DS
 32 IF NOT DI THEN RETURN
-33 Q=DS:GOSUB 51:Q=SR:IF WD THEN RETURN
+33 Q=DS:GOSUB 51:Q=SR:IF WD THEN IF PK(SR)>3 THEN RETURN
 34 IF PK(SR)=3 THEN IF NOT RP THEN IF WN OR P<=N THEN RETURN
 35 GOTO 51
 # Forced steps (38): an Ace or a King on the discard pile goes up; then (39) the lowest
@@ -509,7 +510,7 @@
 # ------------------------------------------------------------ test mode
 #
 # The test mode (docs/GAME.md, "Test mode") plays deals the way a player does, through
-# the same keys and lines: H1:MFTEST.CFG (MFTEST 3, then the steps, END) holds every
+# the same keys and lines: H1:MFTEST.CFG (MFTEST 4, then the steps, END) holds every
 # key of every step, made by the harness from the engine (machfsol/atari/
 # test_player.py): a new deal by its number (N, the digits, RETURN), the policy's
 # moves, hints, undos, play-all, the options, a player's mistakes. Whenever the main
@@ -526,14 +527,16 @@
 # array kept, and then runs the listing's last line, which has no line number, as if
 # typed: GOTO 7000.
 #
-# A step line: "K " or "D " (the step that deals), then its keys, each the keyboard's
-# code (CH's) plus 48. SS(1..NS) the screen's checksums since the last transcript. The
-# time is the game's own: from the step's last key typed (T0) to its next GET, summed
-# in T3 from the step that deals (DQ=1 until its end, then 2: T1 is its time). Keys
-# click on the OS's keyboard GET: not here (NOCLIK).
+# A step line: "K ", "D " (the step that deals) or "B " (a deal's first step, the deal
+# on the table already), then its keys, each the keyboard's code (CH's) plus 48; an
+# "S" line before each deal (7300).
+# SS(1..NS) the screen's checksums since the last transcript. The time is the game's
+# own: from the step's last key typed (T0) to its next GET, summed in T3 from the step
+# that deals (DQ=1 until its end, then 2: T1 is its time; -1 for none). Keys click on
+# the OS's keyboard GET: not here (NOCLIK).
 #T 7000 DIM CO$(104),PN$(54),F$(20),SC$(4),FM$(4),RS$(8),SS(450):SC$="SHCD":FM$="M F ":RS$="WON LOST"
 #T 7005 PN$="S  W  T1 T2 T3 T4 T5 T6 T7 T8 AS AH AC AD KS KH KC KD ":GOSUB 10150:GOSUB 11150
-#T 7010 K9=0:NS=0:DQ=0:T0=0:T3=0:POKE 731,1:TRAP 7900:INPUT #4;L$:IF L$<>"MFTEST 3" THEN 7880
+#T 7010 K9=0:NS=0:DQ=0:T0=0:T3=0:CK=0:POKE 731,1:TRAP 7900:INPUT #4;L$:IF L$<>"MFTEST 4" THEN 7880
 #T 7020 GOTO 6000
 # (The program's line 203 calls 7200, in test mode only: IF TM THEN GOSUB 7200.)
 #T 7200 GOSUB 283:T3=T3+TJ-T0:IF DQ=1 THEN T1=T3:DQ=2
@@ -541,15 +544,29 @@
 #T 7210 TRAP 7800:INPUT #4;L$:TRAP 7900:IF L$="END" THEN 7800
 #T 7220 IF L$="T" THEN 7500
 #T 7230 IF L$(1,2)="D " THEN DQ=1:T3=0:GOTO 7250
+#T 7232 IF L$(1,2)="B " THEN DQ=2:T1=-1:T3=0:GOTO 7250
+#T 7235 IF L$(1,2)="C " THEN 7700
+#T 7236 IF L$(1,2)="S " THEN 7300
 #T 7240 IF L$(1,2)<>"K " THEN 7880
-#T 7250 FOR I=3 TO LEN(L$):C9=USR(KI,2,ASC(L$(I))-48):NEXT I:GOSUB 283:T0=TJ:RETURN
+#T 7250 IF CK THEN CK=0:C9=USR(KI,2,60)
+#T 7255 FOR I=3 TO LEN(L$):C9=USR(KI,2,ASC(L$(I))-48):NEXT I:GOSUB 283:T0=TJ:RETURN
+# "S <deck> <F|S> <U|L>": the table and the case the next deal is played in, whatever
+# the table before (so a deal's lines play the same after a boot): the keys that make
+# them (CAPS, then O, D until the deck size, S, RETURN), a step of their own when the
+# deck or the style differ; else CAPS (CK=1) goes first in the next step.
+#T 7300 X=VAL(L$(3,4)):Z=(L$(6,6)="S"):CK=((L$(8,8)="L")<>(PEEK(702)=0)):IF X=N AND Z=SY THEN 7210
+#T 7310 L$="K 8":Y=N
+#T 7320 IF Y<>X THEN Y=Y-4:Y=Y+36*(Y<20):L$(LEN(L$)+1)="j":GOTO 7320
+#T 7330 IF Z<>SY THEN L$(LEN(L$)+1)="n"
+#T 7340 L$(LEN(L$)+1)="<":GOTO 7250
 # The deal is over: its transcript, written from the steps kept for undo (the game is
 # laid out again and replayed, 270: the very steps that were made), its timing, and
 # the screen's checksums since the last transcript (SCREEN lines, five a line).
 #T 7500 K9=K9+1:F$="H1:T":F$(5)=STR$(K9):F$(LEN(F$)+1)=".TXT":OPEN #1,8,0,F$:GOSUB 7600
 #T 7510 U9=SN:LG=1:DI=2:RP=1:GOSUB 650:J=0:DI=0:GOSUB 270:LG=0:RP=0:DI=1
 #T 7520 PRINT #1;"RESULT ";RS$(1+4*(FC<N),4+4*(FC<N));" ";FC;" MOVES ";NM
-#T 7530 PRINT #1;"JIFFIES DEAL ";T1:PRINT #1;"JIFFIES PLAY ";T3-T1:PRINT #1;"JIFFIES GAME ";T3
+#T 7530 IF T1>=0 THEN PRINT #1;"JIFFIES DEAL ";T1:PRINT #1;"JIFFIES PLAY ";T3-T1
+#T 7535 PRINT #1;"JIFFIES GAME ";T3
 #T 7540 FOR I=1 TO NS STEP 5:PRINT #1;"SCREEN";:FOR J=I TO I+4:IF J<=NS THEN PRINT #1;" ";SS(J);
 #T 7550 NEXT J:PRINT #1:NEXT I:CLOSE #1:DQ=0:NS=0:GOTO 7210
 #T 7600 REM TRANSCRIPT HEADER AND THE DEALING ORDER, TEN CARDS A LINE
@@ -557,6 +574,10 @@
 #T 7620 PRINT #1;"VARIANT ";V:PRINT #1;"DECK ";N:PRINT #1;"SEED ";DS$:PRINT #1;"PLAYER AUTO"
 #T 7630 FOR I=1 TO N STEP 10:PRINT #1;"ORDER";:FOR J=I TO I+9:IF J<=N THEN C=D(J):PRINT #1;" ";CO$(C+C+1,C+C+2);
 #T 7640 NEXT J:PRINT #1:NEXT I:PRINT #1;"MOVES":RETURN
+# "C <address> <count>" (five digits each): the map of the lines run, a byte a line
+# (machfsol verify --coverage, machfsol/atari/coverage.py), written as 0s and 1s.
+#T 7700 X=VAL(L$(3,7)):Z=VAL(L$(9,13)):OPEN #1,8,0,"H1:MFCOVER.TXT"
+#T 7710 FOR I=X TO X+Z-1:PRINT #1;CHR$(48+PEEK(I));:NEXT I:PRINT #1:CLOSE #1:GOTO 7210
 #T 7800 REM END OF THE CONFIGURATION: WRITE THE DONE MARKER
 #T 7810 TRAP 40000:CLOSE #4:OPEN #1,8,0,"H1:MFDONE.TXT":PRINT #1;"DONE ";K9;" FRE ";FE;
 #T 7820 PRINT #1;" MEMLO ";PEEK(743)+256*PEEK(744):CLOSE #1:X=USR(KI,0):END
@@ -609,6 +630,9 @@
 #
 # ------------------------------------------------------------ errors
 #
+# unrun 9000-9020: only an error reaches it (an I/O error of the screen or the keyboard,
+# a bug); in test mode the overlay's TRAP (7900) takes every error instead, which fails
+# the deal
 9000 REM ANY ERROR (E.G. I/O): SAY SO AND GO ON PLAYING
 9010 TRAP 9000:Y9=24:GOSUB 8:AP=0:LN$="ERROR ":LN$(7)=STR$(PEEK(195)):GOSUB 295:PRINT CHR$(253);
 9020 CLOSE #2:OPEN #2,4,0,"K:":GOTO 201
@@ -662,6 +686,8 @@
 # The addresses the machine code needs, which move only when ENTER adds lines (7000):
 # the fill routine's L and the arrays' BA (11040), D's DA (the shuffle, 603).
 10170 L=ADR("{CODE fill.s}"):BA=ADR(A$)+1:DA=USR(ADR("{CODE shuffle.s finder}")):RETURN
+# unrun 10190-10197: only an error in the set-up reaches it (memory too short for the
+# arrays, under a DOS that leaves less than the program needs)
 10190 REM AN ERROR IN THE SET-UP: THE SCREEN BACK ON, THE ERROR AND ITS LINE SHOWN
 10195 IF DL THEN Y9=24:GOSUB 8
 10196 IF KI THEN X=USR(KI,0)

@@ -5,16 +5,25 @@ shuffle routine ``machfsol/atari/shuffle.s``) is kept as source and assembled at
 build time, never committed as bytes. Ophis (ophis-asm, pure Python) is run on a
 copy of the text in a scratch folder, and its label map is read back so that the
 caller can find, and patch, the bytes it needs by name.
+
+Ophis keeps its state in globals and writes its messages to ``sys.stdout``: one
+assembly runs at a time (a lock), and a source already assembled is not assembled
+again (the same text gives the same bytes), so that threads building disks side by
+side neither clash in Ophis nor lose their own output to its redirection for long.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import re
 import tempfile
+import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 
 from a8.errors import A8Error
 
@@ -31,11 +40,20 @@ class Assembly:
     (labels in lower case, as Ophis's map writes them; anonymous ones left out)."""
 
     code: bytes
-    labels: dict[str, int]
+    labels: Mapping[str, int]
+
+
+_OPHIS = threading.Lock()
 
 
 def assemble(source: str, name: str) -> Assembly:
     """Assemble the 6502 ``source`` text (``name``: its file name, for messages)."""
+    with _OPHIS:
+        return _assembled(source, name)
+
+
+@functools.lru_cache(maxsize=64)
+def _assembled(source: str, name: str) -> Assembly:
     import Ophis.Main  # type: ignore[import-untyped]  # late: Ophis keeps global state
 
     with tempfile.TemporaryDirectory(prefix="a8-asm-") as folder:
@@ -56,4 +74,4 @@ def assemble(source: str, name: str) -> Assembly:
             match = _LABEL_LINE.match(line)
             if match:
                 labels[match.group(2)] = int(match.group(1), 16)
-        return Assembly(output.read_bytes(), labels)
+        return Assembly(output.read_bytes(), MappingProxyType(labels))

@@ -245,17 +245,30 @@ def test_the_real_source_generates_plain_rev_c_lines() -> None:
 
 
 def test_test_mode_configuration_spells_each_steps_keys_and_ends_each_deal() -> None:
-    deals = [Deal(52, 1), Deal(40, 7, spanish=True)]
+    deals = [Deal(52, 12), Deal(40, 7, "L", spanish=True)]
     steps = list(expected_steps(1, deals))
-    lines = config_text(steps).split(b"\x9b")
-    assert lines[0] == b"MFTEST 3" and lines[-2:] == [b"END", b""]
-    # deal 1: N 1 RETURN (N is key code 35, 1 is 31, RETURN 12: each plus 48)
-    assert lines[1] == b"D " + bytes([35 + 48, 31 + 48, 12 + 48])
+    lines = config_text(deals, steps).split(b"\x9b")
+    assert lines[0] == b"MFTEST 4" and lines[-2:] == [b"END", b""]
+    assert lines[1] == b"S 52 F U"
+    # deal 12: N 1 2 RETURN (N is key code 35, 1 is 31, 2 is 30, RETURN 12: each plus 48)
+    assert lines[2] == b"D " + bytes([35 + 48, 31 + 48, 30 + 48, 12 + 48])
     first_t = lines.index(b"T")
-    assert first_t == len(steps[0])  # one line a step, but the first table has no keys
-    # deal 2 starts with the options: O, D three times (52 -> 40), S, RETURN
-    assert lines[first_t + 1] == b"K " + bytes(c + 48 for c in (8, 58, 58, 58, 62, 12))
+    assert first_t == len(steps[0]) + 1  # a line a step, but the first table has none
+    # deal 2: its table and case; the overlay types CAPS, O, D three times, S, RETURN
+    assert lines[first_t + 1] == b"S 40 S L"
+    assert steps[1][0].keys == ("CAPS", "O", "D", "D", "D", "S", "RETURN")
+    assert steps[1][0].from_state == 7  # all of them: no step line
+    assert lines[first_t + 2][:2] == b"D "
     assert lines.count(b"T") == 2
+    # deal 1 is on the table at the start: its first move begins it
+    first = config_text([Deal(52, 1)], list(expected_steps(1, [Deal(52, 1)]))).split(b"\x9b")
+    assert first[2].startswith(b"B ")
+
+
+def test_a_deal_of_too_many_steps_is_refused() -> None:
+    (steps,) = expected_steps(1, [Deal(52, 7, "HU")])
+    with pytest.raises(AtariTestModeError, match="at most 450 screens a deal"):
+        config_text([Deal(52, 7, "HU")], [steps * 3])
 
 
 @pytest.mark.parametrize(

@@ -39,7 +39,10 @@ def test_atari_transcripts_pass_the_checker(atari800: str, variant: int, deck_si
         assert transcript.program == f"MACHFSOL.{variant} ATARI"
         assert transcript.order == deal(seed, deck_size)
         timings = dict(transcript.jiffies)
-        assert {"DEAL", "PLAY", "GAME"} <= timings.keys()
+        if seed == SEEDS[0]:  # on the table after the boot or the options: played as it is
+            assert set(timings) == {"GAME"}
+            continue
+        assert set(timings) == {"DEAL", "PLAY", "GAME"}
         assert 0 < timings["DEAL"] <= timings["GAME"]
         assert timings["DEAL"] + timings["PLAY"] == timings["GAME"]
     assert run.free_bytes > 4096

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING
@@ -56,7 +57,7 @@ class Loader:
     """The assembled loader: its bytes (from LOAD_ADDRESS) and its labels."""
 
     code: bytes
-    labels: dict[str, int]
+    labels: Mapping[str, int]
 
     def end(self) -> int:
         return LOAD_ADDRESS + len(self.code)

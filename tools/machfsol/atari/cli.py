@@ -33,9 +33,12 @@ from machfsol.atari.build import build_disk, file_name_of, game_programs
 from machfsol.atari.places import DISK_NAME, default_disk
 from machfsol.atari.verify import (
     DEFAULT_JOBS,
+    DEFAULT_PLAN_TEXT,
     DEFAULT_SEEDS,
     Plan,
     WorkFolder,
+    coverage_launches,
+    coverage_of,
     disk_launches,
     game_disk,
     json_report,
@@ -47,8 +50,8 @@ from machfsol.atari.verify import (
 )
 from machfsol.atari.verify_batch import DEAL_SECONDS, Launch
 from machfsol.engine.cards import Deck
-from machfsol.engine.options import add_seeds, add_variant, variants_of
-from machfsol.engine.seed_list import format_seed_list, parse_seed_list
+from machfsol.engine.options import add_variant, variants_of
+from machfsol.engine.seed_list import parse_seed_list
 from machfsol.errors import MachfsolError, UsageError
 
 #: Help of ``--source``, shared by the commands that read the one source.
@@ -122,8 +125,17 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         f"bad arguments or set-up. See {docs('VERIFY.md')}.",
     )
     add_variant(parser, many_deals=True)
-    add_seeds(parser, DEFAULT_SEEDS)
-    parser.add_argument("--deck", default="52", help="deck size, or sizes: 52,40 (default 52)")
+    parser.add_argument(
+        "--seeds",
+        metavar="LIST",
+        help="deal numbers: a range or list, e.g. 1-100 or 5,7,10-12 (with --deck only: "
+        f"{DEFAULT_SEEDS}); without --seeds and --deck, the default plan: {DEFAULT_PLAN_TEXT}",
+    )
+    parser.add_argument(
+        "--deck",
+        metavar="SIZES",
+        help="deck size, or sizes: 52,40 (every seed on every size; with --seeds only: 52)",
+    )
     parser.add_argument(
         "--jobs", type=int, default=DEFAULT_JOBS, help=f"emulators at once (default {DEFAULT_JOBS})"
     )
@@ -169,6 +181,13 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--keyboard",
         action="store_true",
         help="also type a whole game on the keyboard per variant and check the final screen",
+    )
+    parser.add_argument(
+        "--coverage",
+        action="store_true",
+        help="run the programs with every line instrumented and list the lines run and "
+        "never run, with the reason the source gives for each never run (# unrun: ...); "
+        "a line never run without one fails",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=cmd_verify)
@@ -224,9 +243,16 @@ def _check_disk(path: Path) -> None:
         raise UsageError(f"--disk: {error}") from None
 
 
+def _plan(args: argparse.Namespace, launches: tuple[Launch, ...]) -> Plan:
+    """--seeds and --deck, or the default plan without either."""
+    if args.seeds is None and args.deck is None:
+        return Plan.default(launches)
+    seeds = parse_seed_list(DEFAULT_SEEDS if args.seeds is None else args.seeds)
+    return Plan.every(launches, _decks("52" if args.deck is None else args.deck), seeds)
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
-    seeds = parse_seed_list(args.seeds)
-    decks = _decks(args.deck)
+    _plan(args, ())  # bad seeds or decks: exit 2 before anything starts
     if not 1 <= args.jobs <= 16:
         raise UsageError(f"--jobs {args.jobs}: give 1 to 16 emulators")
     if not 1 <= args.deal_seconds <= 3600:
@@ -257,13 +283,28 @@ def cmd_verify(args: argparse.Namespace) -> int:
     find_atari800()  # without the emulator: exit 2 (set-up), not 1 ("a deal differs")
     if args.disk is not None:  # booting a file that is no disk would only hang each deal
         _check_disk(args.disk)
-    if args.program is None and args.disk is None:
+    if args.coverage and args.disk is not None:
+        raise UsageError(
+            "--coverage runs the one source's programs, or --program's, with every line "
+            "instrumented: not a --disk"
+        )
+    if args.program is None and args.disk is None and not args.coverage:
         programs = game_programs(source)
         what = f"game disk built from {source.name}"
     with WorkFolder(args.keep) as work:
-        if args.program is not None:
+        if args.coverage:
+            try:
+                given = {}
+                if args.program is not None:
+                    given[variants[0]] = program_launch(args.program, variants[0]).program
+                launches: tuple[Launch, ...] = coverage_launches(variants, source, given or None)
+            except A8Error as error:
+                raise UsageError(str(error)) from None
+            shown = source.name if args.program is None else str(args.program)
+            what = f"{shown}, every line instrumented (--coverage)"
+        elif args.program is not None:
             try:  # a program that cannot be read or tokenized is a bad argument
-                launches: tuple[Launch, ...] = (program_launch(args.program, variants[0], source),)
+                launches = (program_launch(args.program, variants[0], source),)
             except A8Error as error:
                 raise UsageError(str(error)) from None
             what = str(args.program)
@@ -272,11 +313,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
             what = str(args.disk)
         else:
             launches = disk_launches(game_disk(work.path / DISK_NAME, programs), variants, source)
-        plan = Plan(launches, decks, seeds)
+        plan = _plan(args, launches)
         if not args.json:
             print(
                 f"machfsol verify: {what}: {plan.deals} deals "
-                f"(seeds {format_seed_list(seeds)}, deck {args.deck}) on {args.jobs} "
+                f"({plan.describe()}) on {args.jobs} "
                 f"emulator{'s' if args.jobs > 1 else ''}; {args.machine.upper()} "
                 f"{args.tv.upper()}, {roms.describe()}",
                 flush=True,
@@ -286,6 +327,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if args.keyboard:
             typed = keyboard_checks(launches, work.path, jobs=args.jobs, options=options)
             verification = replace(verification, keyboard=typed)
+        if args.coverage:
+            verification = replace(
+                verification, coverage=coverage_of(verification, launches, source)
+            )
         work.keep_if(not verification.ok)
         if work.kept is None:  # the transcripts go with the scratch folder
             verification = without_transcripts(verification)

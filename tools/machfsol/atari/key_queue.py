@@ -18,6 +18,7 @@ The source's ``"{CODE key_queue.s}"`` becomes these bytes, spelled ``{$XX}`` eac
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import Final
@@ -60,7 +61,7 @@ class KeyQueueRoutine:
     #: The resident part as it runs (from :data:`RESIDENT_ADDRESS`).
     resident: bytes
     key: int
-    labels: dict[str, int]
+    labels: Mapping[str, int]
 
 
 def source_text() -> str:

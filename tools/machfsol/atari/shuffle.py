@@ -18,6 +18,7 @@ these bytes when :mod:`machfsol.atari.basic_game` generates the listing, spelled
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 
@@ -55,7 +56,7 @@ class ShuffleRoutine:
     #: The routine as it runs in page 6 (from :data:`ROUTINE_ADDRESS`).
     code: bytes
     key: int
-    labels: dict[str, int]
+    labels: Mapping[str, int]
 
 
 def source_text() -> str:

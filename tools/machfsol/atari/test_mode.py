@@ -13,12 +13,20 @@ string dimensioned, what a player has free.
 
 Configuration format (ATASCII lines, :func:`config_text`)::
 
-    MFTEST 3            the magic line (format version 3)
+    MFTEST 4            the magic line (format version 4)
+    S 40 S L            before each deal: its table and case (40 cards, Spanish,
+                        lower case): the overlay types CAPS, O, D ..., S, RETURN as
+                        far as the table differs (so a deal plays the same after a
+                        boot as after the deals before it)
     D SON<              a step that deals: its keys (N 1 2 RETURN), each its
                         keyboard code plus 48
     K Oo                a step: its keys (1, then A)
+    B Q                 a deal's first step when the deal is on the table already
+                        (deal 1 after the boot, the same deal after the options):
+                        its time starts there, and it has no JIFFIES DEAL
     ...
     T                   write the transcript of the deal in play
+    C 01792 00265       write the map of the lines run (--coverage): 265 bytes at 1792
     END
 
 The overlay records the screen when the game first asks for a key (the first table)
@@ -65,7 +73,9 @@ LISTING_NAME = "MACHFSOL.LST"
 #: The test mode's overlay, which the program ENTERs (see the module docstring).
 OVERLAY_NAME = "MFTEST.LST"
 PROGRAM_NAME = "MACHFSOL.BAS"
-MAGIC = "MFTEST 3"
+MAGIC = "MFTEST 4"
+#: The screens the overlay keeps for one transcript (its array SS).
+MAX_SCREENS = 450
 EOL = b"\x9b"
 
 #: Frames to let the machine boot before typing (BASIC's prompt is up well before).
@@ -114,17 +124,37 @@ def key_character(name: str) -> str:
     return chr(48 + code)
 
 
-def config_text(deals: Sequence[Sequence[Step]]) -> bytes:
-    """The MFTEST.CFG file for these deals' steps (ATASCII line ends): a ``K`` line
-    with each step's keys (``D`` for the step that deals, whose time is the deal's), a
-    ``T`` line after each deal's last step (its transcript is written then)."""
+def config_text(
+    deals: Sequence[Deal],
+    steps_of: Sequence[Sequence[Step]],
+    coverage_map: tuple[int, int] | None = None,
+) -> bytes:
+    """The MFTEST.CFG file for these deals and their steps (ATASCII line ends): an
+    ``S`` line with each deal's table and case, then a ``K`` line with each step's
+    keys (``D`` for the step that deals, whose time is the deal's; ``B`` for the first
+    step of a deal played on the table as it is; the keys the ``S`` line makes the
+    overlay type left out), a ``T`` line after each deal's last step (its transcript is
+    written then); with ``coverage_map`` (address, bytes), a ``C`` line last: write
+    that map of the lines run (:mod:`machfsol.atari.coverage`)."""
     lines = [MAGIC]
-    for steps in deals:
+    for deal, steps in zip(deals, steps_of, strict=True):
+        style = "S" if deal.spanish else "F"
+        case = "L" if "L" in deal.extras else "U"
+        lines.append(f"S {deal.deck_size:02d} {style} {case}")
+        if len(steps) > MAX_SCREENS:
+            raise AtariTestModeError(
+                f"{steps[-1].what}: {len(steps)} steps in one deal; the test mode "
+                f"records at most {MAX_SCREENS} screens a deal (SS in basic_src/machfsol.bas)"
+            )
         for step in steps:
-            if step.keys:
-                tag = "D" if step.starts_deal else "K"
-                lines.append(f"{tag} " + "".join(key_character(key) for key in step.keys))
+            typed = step.keys[step.from_state :]
+            if typed:
+                tag = "D" if step.starts_deal else "B" if step.begins else "K"
+                lines.append(f"{tag} " + "".join(key_character(key) for key in typed))
         lines.append("T")
+    if coverage_map is not None:
+        address, count = coverage_map
+        lines.append(f"C {address:05d} {count:05d}")
     lines.append("END")
     return EOL.join(line.encode("ascii") for line in lines) + EOL
 
@@ -193,7 +223,7 @@ def run_deals(
         else:
             (hdir / LISTING_NAME).write_bytes(basic_game.to_atascii(program) + b"RUN" + EOL)
             command = f'ENTER "H1:{LISTING_NAME}"\n'
-        (hdir / CONFIG_NAME).write_bytes(config_text(list(expected_steps(variant, deals))))
+        (hdir / CONFIG_NAME).write_bytes(config_text(deals, list(expected_steps(variant, deals))))
         test_code = overlay if overlay is not None else basic_game.overlay_listing()
         (hdir / OVERLAY_NAME).write_bytes(basic_game.to_atascii(test_code))
         budget = START_FRAMES + FRAMES_PER_DEAL * len(seeds)

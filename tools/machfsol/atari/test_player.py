@@ -22,17 +22,22 @@ A deal (:class:`Deal`) is played as:
 and, as its extras (letters of :data:`EXTRAS`) ask:
 
 * ``H`` a hint before every move, and at the end;
-* ``U`` every 7th move undone and typed again;
+* ``U`` every 7th move undone and typed again; with ``P``, after play-all, every
+  move undone back to the deal with a hint after each undo, then play-all again;
 * ``P`` play-all after the 10th move (the program's own policy plays the rest);
-* ``N`` the number typed the long way: N then ESC (back to the table), then N, a
+* ``N`` the number typed the long way: N then ESC (back to the table); N and RETURN
+  alone (a random deal, whose screen cannot be foreseen: not checked); then N, a
   number too large and 0 (both refused), a digit taken back with DELETE, a key that is
   no digit (refused with a buzz), the number with zeros in front to ten digits and one
   digit more (ignored: ten at most);
 * ``L`` every key in lower case (the CAPS key before the deal and after it);
-* ``E`` a player's mistakes: U before the first move (nothing to undo), and before
-  every 5th move one of: a card put where it cannot go, a key that is no command, a
-  card picked and the pick dropped, an empty place picked, a draw from an empty stock;
-  at the end SPACE, H, P, then U and the last move again.
+* ``E`` a player's mistakes and second thoughts: U before the first move (nothing to
+  undo), then a legal move the policy would not make, undone; before every 5th move
+  one of: a card put where it cannot go, a key that is no command, a card picked and
+  the pick dropped, an empty place picked, a move not the policy's (undone), a draw
+  from an empty stock; whenever the discard pile is empty and the stock is not, a
+  tableau card moved (its space filled from the stock) and undone; at the end SPACE,
+  H, P, then U and the last move again.
 
 The screen is recorded after each step: the list a deal's transcript carries is the
 steps since the transcript before (a boot's first table comes first). The status line
@@ -89,13 +94,18 @@ class Deal:
 class Step:
     """One step of the test mode's player: the keys it types (key names of
     :mod:`a8.emu.keys`; none for the first table, which is there at the start), and
-    the screen they must leave. ``starts_deal``: the step that deals (its time is the
-    deal's)."""
+    the screen they must leave (None: a random deal's, not foreseen). ``starts_deal``:
+    the step that deals (its time is the deal's); ``begins``: the first step of a deal
+    played on the table as it is (the deal's time starts there)."""
 
     what: str
     keys: tuple[str, ...]
-    screen: Screen
+    screen: Screen | None
     starts_deal: bool = False
+    begins: bool = False
+    #: The first keys, which the overlay types itself from the deal's ``S`` line (its
+    #: table and case: the options, CAPS), not the configuration's step line.
+    from_state: int = 0
 
 
 @dataclass
@@ -115,6 +125,13 @@ class Session:
     lower: bool = False
     #: The table in play (None before the first table).
     position: Position | None = None
+    #: The table is as the boot or the options laid it out: no key played on it yet.
+    fresh: bool = False
+    #: A deal already on a fresh table is played as it is (not dealt again by number).
+    #: Off for a configuration that must play the same from any boot (the test disk).
+    as_is: bool = True
+    #: The next step is the first of a deal played on the table as it is.
+    _begins: bool = False
     #: In the deal being played: it counts as played (a move was made), it was won.
     _counted: bool = False
     _won: bool = False
@@ -131,11 +148,20 @@ class Session:
             **message,  # type: ignore[arg-type]
         )
 
-    def _step(self, what: str, keys: Sequence[str], screen: Screen, starts: bool = False) -> None:
-        self._steps.append(Step(what, tuple(keys), screen, starts))
+    def _step(
+        self,
+        what: str,
+        keys: Sequence[str],
+        screen: Screen | None,
+        starts: bool = False,
+        from_state: int = 0,
+    ) -> None:
+        self._steps.append(Step(what, tuple(keys), screen, starts, self._begins, from_state))
+        self._begins = False
 
     def _first_table(self) -> Screen:
         self.position = Position.from_seed(self.seed, variant(self.game), self.deck)
+        self.fresh = True
         return self.screen(self.position)
 
     def steps(self, deal: Deal) -> list[Step]:
@@ -152,7 +178,15 @@ class Session:
         if deal.deck_size != self.deck or deal.spanish != self.spanish:
             self._options(deal, case)
             case = []
-        self._new_deal(deal, case)
+        as_it_is = self.as_is and self.fresh and deal.seed == self.seed
+        if as_it_is and "N" not in deal.extras and not case:
+            # The deal is on the table already (after the boot, deal 1; after the
+            # options, the same deal again): played as it is, as a player does.
+            self._counted = self._won = False
+            self._begins = True
+        else:
+            self._new_deal(deal, case)
+        self.fresh = False
         self._play(deal)
         return self._steps
 
@@ -168,7 +202,10 @@ class Session:
             keys.append("S")
         self.deck, self.spanish = deal.deck_size, deal.spanish
         style = "Spanish" if self.spanish else "French"
-        self._step(f"options: {self.deck} cards, {style}", [*keys, "RETURN"], self._first_table())
+        keys.append("RETURN")
+        self._step(
+            f"options: {self.deck} cards, {style}", keys, self._first_table(), False, len(keys)
+        )
 
     def _new_deal(self, deal: Deal, case: list[str]) -> None:
         digits = list(str(deal.seed))
@@ -176,7 +213,9 @@ class Session:
         if "N" in deal.extras:
             assert self.position is not None
             # ESC: back to the table, where a game over shows its end again.
-            self._step("N, then ESC", [*keys, "ESC"], self._shown(self.position))
+            self._step("N, then ESC", [*keys, "ESC"], self._shown(self.position), False, len(case))
+            case = []
+            self._step("N, RETURN: a random deal", ["N", "RETURN"], None)
             too_large = list(str(LARGEST_DEAL + 1))
             padded = list(str(deal.seed).rjust(10, "0"))
             keys = ["N", *too_large, "RETURN", "0", "RETURN", "9", "DELETE", "A", *padded, "9"]
@@ -185,7 +224,8 @@ class Session:
         self.deal, self.seed = str(deal.seed), deal.seed
         self._counted = self._won = False
         self.position = Position.from_seed(deal.seed, variant(self.game), deal.deck_size)
-        self._step(f"new deal {deal.seed}", [*keys, "RETURN"], self.screen(self.position), True)
+        screen = self.screen(self.position)
+        self._step(f"new deal {deal.seed}", [*keys, "RETURN"], screen, True, len(case))
 
     # ------------------------------------------------------------------ play
 
@@ -196,15 +236,20 @@ class Session:
         moves = 0
         if "E" in extras:
             self._step("U with nothing to undo", ["U"], self.screen(position))
+            self._other_move(position, choose_move(position))
         while (move := choose_move(position)) is not None:
             if "E" in extras and moves % MISTAKE_EVERY == 0 and moves:
                 self._mistake(position, move, moves // MISTAKE_EVERY)
+            if "E" in extras and moves and not position.discard() and position.stock_count():
+                self._other_move(position, move)  # a space emptied, filled from the stock
             if "H" in extras:
                 self._hint(position, move, moves + 1)
             if "P" in extras and moves == PLAY_ALL_AFTER:
                 while (rest := choose_move(position)) is not None:
                     position.push(rest)
                 self._after_play(position, f"play-all after move {moves}", ["P"])
+                if "U" in extras:
+                    self._undo_all(position)
                 break
             moves += 1
             position.push(move)
@@ -220,6 +265,22 @@ class Session:
             self._step("H at the end", ["H"], self._over(position, NO_MOVE))
         if "E" in extras:
             self._at_the_end(position)
+
+    def _undo_all(self, position: Position) -> None:
+        """After play-all: every move undone back to the deal, a hint after each undo,
+        one undo more (nothing left), then play-all again from the start."""
+        while position.move_stack:
+            undone = position.pop()
+            depth = len(position.move_stack)
+            self._step(f"undo back to move {depth} ({undone})", ["U"], self.screen(position))
+            hint = choose_move(position)
+            card = None if hint is None or hint.is_draw else position.card_to_move(hint)
+            message = hint_text(hint, card, self.spanish)
+            self._step(f"hint at move {depth}", ["H"], self.screen(position, message=message))
+        self._step("U with nothing left to undo", ["U"], self.screen(position))
+        while (rest := choose_move(position)) is not None:
+            position.push(rest)
+        self._after_play(position, "play-all from the deal", ["P"])
 
     def _hint(self, position: Position, move: Move, number: int) -> None:
         card = None if move.is_draw else position.card_to_move(move)
@@ -255,12 +316,30 @@ class Session:
 
     def _mistake(self, position: Position, move: Move, turn: int) -> None:
         """Before every 5th move, one mistake in turn; each leaves the table as it was."""
-        kinds = (self._wrong_place, self._no_command, self._dropped_pick, self._empty_place)
+        kinds = (
+            self._wrong_place,
+            self._no_command,
+            self._dropped_pick,
+            self._empty_place,
+            self._other_move,
+        )
         if position.stock_count() == 0 and turn % 5 == 4:
             screen = self.screen(position, message=NOT_LEGAL)
             self._step("a draw from the empty stock", ["SPACE"], screen)
             return
         kinds[turn % len(kinds)](position, move)
+
+    def _other_move(self, position: Position, move: Move | None) -> None:
+        """A legal move the policy would not make (a tableau card first, as one that
+        empties a space before the first draw, which only a player does), then undone."""
+        others = [m for m in position.legal_moves() if not m.is_draw and m != move]
+        if not others:
+            return
+        other = min(others, key=lambda m: (not m.source.is_tableau, m.source, m.destination))
+        position.push(other)
+        self._after_play(position, f"{other}, not the policy's move", keys_of(other))
+        position.pop()
+        self._step(f"undo of {other}", ["U"], self.screen(position))
 
     def _wrong_place(self, position: Position, move: Move) -> None:
         if move.is_draw:
@@ -352,8 +431,9 @@ def keys_of(move: Move) -> tuple[str, ...]:
     return (source_key(move.source), KING_KEYS[move.destination - Place.KS])
 
 
-def expected_steps(game: int, deals: Sequence[Deal]) -> Iterator[list[Step]]:
-    """For each deal of one boot, in order, the steps its transcript records."""
-    session = Session(game)
+def expected_steps(game: int, deals: Sequence[Deal], *, as_is: bool = True) -> Iterator[list[Step]]:
+    """For each deal of one boot, in order, the steps its transcript records
+    (``as_is``: see :attr:`Session.as_is`)."""
+    session = Session(game, as_is=as_is)
     for deal in deals:
         yield session.steps(deal)

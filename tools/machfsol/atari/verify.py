@@ -28,7 +28,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Final
 
@@ -40,6 +40,7 @@ from a8.files import write_atomically
 from a8.reading import read_at_most
 from machfsol.atari.basic_game import BasicSource, overlay_listing, to_atascii
 from machfsol.atari.build import build_disk, game_programs
+from machfsol.atari.coverage import Coverage, instrument, unrun_reasons
 from machfsol.atari.keyboard_game import KeyboardCheck, KeyboardGame, play_on_keyboard
 from machfsol.atari.places import default_disk
 from machfsol.atari.test_player import Deal
@@ -57,6 +58,16 @@ from machfsol.atari.verify_batch import (
 from machfsol.engine.seed_list import format_seed_list
 from machfsol.errors import UsageError
 
+#: What ``machfsol verify`` plays when it is not told (--seeds, --deck): seeds 1-60
+#: and the two that take the longest ways through the deal number (above 65535, and
+#: ten digits) of 52 cards, then two deals of every other deck size (each through the
+#: options). In a minute on two cores (docs/VERIFY.md).
+DEFAULT_PLAN: Final = (
+    (52, (*range(1, 61), 65537, 2147483646)),
+    *((deck, (1, 2)) for deck in range(48, 19, -4)),
+)
+DEFAULT_PLAN_TEXT: Final = "seeds 1-60,65537,2147483646 of 52 cards, 1-2 of every other size"
+#: The seeds of --deck without --seeds.
 DEFAULT_SEEDS: Final = "1-100"
 DEFAULT_JOBS: Final = 2
 #: The test mode player's extras (:data:`machfsol.atari.test_mode.EXTRAS`) in turn, by
@@ -105,31 +116,52 @@ def scheduled_deal(deck: int, seed: int, index: int) -> Deal:
 
 @dataclass(frozen=True)
 class Plan:
-    """What to verify: programs (one per variant, or the user's), decks and seeds."""
+    """What to verify: programs (one per variant, or the user's), and the deals each
+    plays, as groups of seeds of one deck size, in order."""
 
     launches: tuple[Launch, ...]
-    decks: tuple[int, ...]
-    seeds: tuple[int, ...]
+    groups: tuple[tuple[int, tuple[int, ...]], ...]
+
+    @classmethod
+    def every(
+        cls, launches: tuple[Launch, ...], decks: Sequence[int], seeds: Sequence[int]
+    ) -> Plan:
+        """Every seed on every deck size."""
+        return cls(launches, tuple((deck, tuple(seeds)) for deck in decks))
+
+    @classmethod
+    def default(cls, launches: tuple[Launch, ...]) -> Plan:
+        """``machfsol verify`` without --seeds and --deck (:data:`DEFAULT_PLAN`)."""
+        return cls(launches, DEFAULT_PLAN)
 
     @property
     def deals(self) -> int:
-        return len(self.launches) * len(self.decks) * len(self.seeds)
+        return len(self.launches) * len(self.deal_list())
 
-    def deals_of(self, deck: int) -> tuple[Deal, ...]:
-        return tuple(scheduled_deal(deck, seed, i) for i, seed in enumerate(self.seeds))
+    def deal_list(self) -> tuple[Deal, ...]:
+        """The deals each program plays, as the test mode's player plays them."""
+        pairs = [(deck, seed) for deck, seeds in self.groups for seed in seeds]
+        return tuple(scheduled_deal(deck, seed, i) for i, (deck, seed) in enumerate(pairs))
+
+    def describe(self) -> str:
+        """The deals in words: ``seeds 1-20 of 52 cards; 1-2 of 40 cards``."""
+        return "; ".join(
+            f"{'seeds ' if i == 0 else ''}{format_seed_list(seeds)} of {deck} cards"
+            for i, (deck, seeds) in enumerate(self.groups)
+        )
 
     def batches(self, jobs: int) -> list[Batch]:
-        """The deals cut into boots: every emulator busy, no boot longer than needed."""
+        """The deals cut into boots: every emulator busy, no boot longer than needed;
+        the programs' boots in turn (the first deals of each come first)."""
         per_boot = min(MAX_DEALS_PER_BOOT, max(1, math.ceil(self.deals / jobs)))
-        batches: list[Batch] = []
-        for launch in self.launches:
-            for deck in self.decks:
-                deals = self.deals_of(deck)
-                count = math.ceil(len(deals) / per_boot)
-                size = math.ceil(len(deals) / count)
-                for start in range(0, len(deals), size):
-                    batches.append(Batch(launch, deals[start : start + size]))
-        return batches
+        deals = self.deal_list()
+        count = math.ceil(len(deals) / per_boot)
+        size = math.ceil(len(deals) / count)
+        return [
+            Batch(launch, deals[start : start + size])
+            for start in range(0, len(deals), size)
+            for launch in self.launches
+        ]
 
 
 @dataclass(frozen=True)
@@ -144,10 +176,18 @@ class Verification:
     tv: str = "ntsc"
     #: What the machine showed of its OS and BASIC (a8.emu's lines, from the first boot).
     roms: tuple[str, ...] = ()
+    #: With --coverage: the lines each program ran, by variant.
+    run_lines: dict[int, frozenset[int]] = field(default_factory=dict)
+    #: With --coverage: each program's lines run and never run, with the reasons.
+    coverage: tuple[Coverage, ...] = ()
 
     @property
     def ok(self) -> bool:
-        return all(result.ok for result in self.results) and all(c.ok for c in self.keyboard)
+        return (
+            all(result.ok for result in self.results)
+            and all(c.ok for c in self.keyboard)
+            and all(c.ok for c in self.coverage)
+        )
 
     @property
     def failures(self) -> tuple[DealResult, ...]:
@@ -180,16 +220,55 @@ def disk_launches(
     return tuple(GameDisk(disk.resolve(), variant, overlay) for variant in variants)
 
 
-def program_launch(path: Path, variant: int, source: BasicSource | None = None) -> GameProgram:
-    """The user's program: a SAVE file as it is, or a listing tokenized here; the test
-    mode's overlay from ``source`` (default: the one source)."""
+def coverage_launches(
+    variants: Sequence[int], source: BasicSource, programs: dict[int, bytes] | None = None
+) -> tuple[GameProgram, ...]:
+    """The programs of ``source`` (or ``programs``, the user's SAVE files by variant)
+    with every line instrumented for --coverage (:mod:`machfsol.atari.coverage`)."""
     overlay = to_atascii(overlay_listing(source))
+    programs = game_programs(source) if programs is None else programs
+    launches = []
+    for variant in variants:
+        instrumented = instrument(programs[variant], f"MACHFSOL.{variant}")
+        launches.append(
+            GameProgram(instrumented.program, f"MACHFSOL.{variant}", variant, overlay, instrumented)
+        )
+    return tuple(launches)
+
+
+def coverage_of(
+    verification: Verification, launches: Sequence[Launch], source: BasicSource
+) -> tuple[Coverage, ...]:
+    """Each instrumented program's coverage, with the reasons ``source`` gives."""
+    found = []
+    for launch in launches:
+        if isinstance(launch, GameProgram) and launch.coverage is not None:
+            found.append(
+                Coverage(
+                    launch.variant,
+                    launch.coverage.lines,
+                    verification.run_lines.get(launch.variant, frozenset()),
+                    unrun_reasons(source, launch.variant),
+                )
+            )
+    return tuple(found)
+
+
+def _read_program(path: Path) -> bytes:
     try:
         data = read_at_most(path, LARGEST_LISTING)
     except OSError as error:
         raise UsageError(f"{path}: cannot read the program: {error.strerror}") from None
     if len(data) > LARGEST_LISTING:
         raise UsageError(f"{path}: more than {LARGEST_LISTING:,} bytes: not a program")
+    return data
+
+
+def program_launch(path: Path, variant: int, source: BasicSource | None = None) -> GameProgram:
+    """The user's program: a SAVE file as it is, or a listing tokenized here; the test
+    mode's overlay from ``source`` (default: the one source)."""
+    overlay = to_atascii(overlay_listing(source))
+    data = _read_program(path)
     if data[:2] == b"\x00\x00":  # a SAVE file starts with LOMEM, always 0
         Program.from_bytes(data, file=str(path))
         return GameProgram(data, str(path), variant, overlay)
@@ -207,10 +286,13 @@ def verify(
     deal_frames: int = DEAL_FRAMES,
     options: EmulatorOptions | None = None,
     progress: Callable[[int], None] | None = None,
+    stop_on_failure: bool = False,
 ) -> Verification:
     """Run ``plan`` on ``jobs`` emulators; transcripts and logs go under ``work``.
 
     ``progress`` is called now and then with the number of deals finished so far.
+    ``stop_on_failure``: once a boot has a failed deal, start no other boot (the
+    deals never played are left out of the results): a quick "does anything fail?".
     """
     find_atari800()  # a missing emulator is one error for all, not one per deal
     started = time.monotonic()
@@ -220,8 +302,11 @@ def verify(
     running: dict[Future[BatchOutcome], tuple[Batch, Path]] = {}
     boots = 0
     roms: tuple[str, ...] = ()
+    run_lines: dict[int, frozenset[int]] = {}
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         while queue or running:
+            if stop_on_failure and any(not result.ok for result in results):
+                queue.clear()
             while queue and len(running) < jobs:
                 batch = queue.popleft()
                 boots += 1
@@ -244,11 +329,11 @@ def verify(
                     )
                 results += outcome.results
                 roms = roms or outcome.roms
+                variant = batch.launch.variant
+                run_lines[variant] = run_lines.get(variant, frozenset()) | outcome.run_lines
                 stopped[batch.group] = stopped.get(batch.group, 0) + outcome.stopped
                 if outcome.leftover and stopped[batch.group] >= MAX_STOPPED:
-                    reason = (
-                        f"not run: the program stopped in {MAX_STOPPED} deals of this deck already"
-                    )
+                    reason = f"not run: the program stopped in {MAX_STOPPED} deals already"
                     results += [_not_run(batch, deal, reason) for deal in outcome.leftover]
                 elif outcome.leftover:
                     queue.appendleft(Batch(batch.launch, outcome.leftover))
@@ -256,7 +341,9 @@ def verify(
                 progress(len(results) + sum(deals_finished(f) for _b, f in running.values()))
     tv = options.tv if options is not None else "ntsc"
     seconds = time.monotonic() - started
-    return Verification(_in_plan_order(plan, results), seconds, tv=tv, roms=roms)
+    return Verification(
+        _in_plan_order(plan, results), seconds, tv=tv, roms=roms, run_lines=run_lines
+    )
 
 
 def _not_run(batch: Batch, deal: Deal, reason: str) -> DealResult:
@@ -273,12 +360,10 @@ def _not_run(batch: Batch, deal: Deal, reason: str) -> DealResult:
 
 def _in_plan_order(plan: Plan, results: list[DealResult]) -> tuple[DealResult, ...]:
     launch_rank = {launch.variant: index for index, launch in enumerate(plan.launches)}
-    deck_rank = {deck: index for index, deck in enumerate(plan.decks)}
-    seed_rank = {seed: index for index, seed in enumerate(plan.seeds)}
+    deal_rank = {(d.deck_size, d.seed): index for index, d in enumerate(plan.deal_list())}
 
-    def key(result: DealResult) -> tuple[int, int, int]:
-        launch = launch_rank.get(result.variant, 0) if len(plan.launches) > 1 else 0
-        return launch, deck_rank[result.deck], seed_rank[result.seed]
+    def key(result: DealResult) -> tuple[int, int]:
+        return launch_rank[result.variant], deal_rank[(result.deck, result.seed)]
 
     return tuple(sorted(results, key=key))
 
@@ -416,6 +501,8 @@ def json_report(verification: Verification) -> str:
             }
             for check in verification.keyboard
         ]
+    if verification.coverage:
+        report["coverage"] = [coverage.as_json() for coverage in verification.coverage]
     return json.dumps(report, indent=1)
 
 
@@ -436,6 +523,8 @@ def text_report(verification: Verification, kept: Path | None) -> str:
     lines.append(f"TV: {verification.tv.upper()}, a jiffy is 1/{per_second} s")
     lines += [summary_table(verification), *failure_lines(verification)]
     lines += keyboard_lines(verification)
+    for coverage in verification.coverage:
+        lines += coverage.report_lines()
     lines.append(
         f"{verified} of {len(results)} deals verified in {verification.seconds:.1f} s "
         f"({verification.deals_per_minute():.0f} deals/min)"
@@ -513,7 +602,7 @@ def main_job(
     disk.parent.mkdir(parents=True, exist_ok=True)
     game_disk(disk)
     print(f"built {disk}")
-    plan = Plan(disk_launches(disk, (1, 2)), (52,), tuple(seeds))
+    plan = Plan.every(disk_launches(disk, (1, 2)), (52,), seeds)
     print(
         f"verifying {plan.deals} deals in atari800 (variants 1 and 2, "
         f"seeds {format_seed_list(seeds)}, 52 cards)"

@@ -34,6 +34,7 @@ from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, RunResult, run
 from a8.emu.script import Script
 from a8.files import write_atomically
 from machfsol.atari.basic_game import overlay_listing, to_atascii
+from machfsol.atari.coverage import MAP_ADDRESS, MAP_NAME, Instrumented
 from machfsol.atari.screen_model import diagnose
 from machfsol.atari.test_mode import CONFIG_NAME, DONE_NAME, EOL, OVERLAY_NAME, config_text
 from machfsol.atari.test_player import Deal, Step, expected_steps
@@ -58,6 +59,10 @@ DEAL_FRAMES: Final = DEAL_SECONDS * 60
 #: second is far slower than atari800 -turbo (about 3,000), so only a stuck emulator
 #: is ever killed by it.
 MIN_FRAMES_PER_WALL_SECOND: Final = 400
+#: Frames for a line typed at BASIC's prompt to run: the map's reservation, its clearing
+#: (a few hundred POKEs: well under a second on genuine BASIC).
+RESERVE_FRAMES: Final = 120
+CLEAR_FRAMES: Final = 600
 #: Name the user's program gets in the H: folder.
 PROGRAM_NAME: Final = "MFPROG.BAS"
 
@@ -94,13 +99,24 @@ class GameProgram:
     source: str
     variant: int
     overlay: bytes = field(default_factory=lambda: default_overlay(), repr=False)
+    #: The program is instrumented for --coverage: its map's place and lines.
+    coverage: Instrumented | None = field(default=None, repr=False)
 
     @property
     def label(self) -> str:
         return f"program-v{self.variant}"
 
     def start(self) -> Script:
-        return Script().wait(BOOT_FRAMES).type(f'RUN "H1:{PROGRAM_NAME}"\n')
+        script = Script().wait(BOOT_FRAMES)
+        if self.coverage is not None:
+            # The map below the program: MEMLO raised above it, NEW (BASIC then starts
+            # its memory there), the map cleared.
+            memlo, end = self.coverage.memlo, MAP_ADDRESS + len(self.coverage.lines) - 1
+            script = script.type(f"POKE 743,{memlo % 256}:POKE 744,{memlo // 256}:NEW\n")
+            script = script.wait(RESERVE_FRAMES)
+            script = script.type(f"FOR I={MAP_ADDRESS} TO {end}:POKE I,0:NEXT I\n")
+            script = script.wait(CLEAR_FRAMES)
+        return script.type(f'RUN "H1:{PROGRAM_NAME}"\n')
 
 
 Launch = GameDisk | GameProgram
@@ -128,8 +144,8 @@ class Batch:
 
     @property
     def group(self) -> str:
-        """Folder name shared by all batches of the same program and deck."""
-        return f"{self.launch.label}-d{self.deck}"
+        """Folder name shared by all batches of the same program."""
+        return self.launch.label
 
 
 @dataclass(frozen=True)
@@ -185,6 +201,8 @@ class BatchOutcome:
     stopped: int = 0
     #: What the machine showed of its ROMs (a8.emu's report lines).
     roms: tuple[str, ...] = ()
+    #: With --coverage: the program's lines this boot ran.
+    run_lines: frozenset[int] = frozenset()
 
 
 def h_folder(folder: Path) -> Path:
@@ -235,7 +253,7 @@ def run_batch(
 ) -> BatchOutcome:
     """Play ``batch`` in atari800 with ``folder`` as scratch space; judge every deal.
 
-    The transcripts are kept as ``<folder>/../seed<N>.txt`` (LF line ends), the
+    The transcripts are kept as ``<folder>/../d<deck>-seed<N>.txt`` (LF line ends), the
     emulator's log as ``<folder>/../boot-<first seed>.log``; ``folder`` is removed.
     Raises the emulator's own errors (atari800 missing, a ROM file not found): those
     concern every batch, not one deal.
@@ -243,7 +261,9 @@ def run_batch(
     hdir = h_folder(folder)
     hdir.mkdir(parents=True, exist_ok=True)
     steps = list(expected_steps(batch.launch.variant, batch.deals))
-    (hdir / CONFIG_NAME).write_bytes(config_text(steps))
+    coverage = batch.launch.coverage if isinstance(batch.launch, GameProgram) else None
+    coverage_map = None if coverage is None else (MAP_ADDRESS, len(coverage.lines))
+    (hdir / CONFIG_NAME).write_bytes(config_text(batch.deals, steps, coverage_map))
     (hdir / OVERLAY_NAME).write_bytes(batch.launch.overlay)
     if isinstance(batch.launch, GameProgram):
         (hdir / PROGRAM_NAME).write_bytes(batch.launch.program)
@@ -254,19 +274,32 @@ def run_batch(
     write_atomically(log, _log_text(batch, result).encode("utf-8"))
     judge = _Judge(batch, steps, hdir, folder.parent, result, deal_frames, log)
     outcome = replace(judge.all_deals(), roms=tuple(result.rom_report()))
+    if coverage is not None and (hdir / MAP_NAME).is_file():
+        text = (hdir / MAP_NAME).read_bytes().decode("latin-1")
+        outcome = replace(outcome, run_lines=coverage.run_lines(text))
     shutil.rmtree(folder, ignore_errors=True)
     return outcome
 
 
 def _log_text(batch: Batch, result: RunResult) -> str:
     return (
-        f"# deck {batch.deck}, seeds {format_seed_list(batch.seeds)}\n"
+        f"# {_deals_text(batch.deals)}\n"
         f"# command: {' '.join(result.command)}\n"
         f"# ended: {result.reason}, exit status {result.exit_status}, "
         f"{result.frames} frames ({result.tv.upper()})\n"
         + "".join(f"# {line}\n" for line in result.rom_report())
         + result.log
     )
+
+
+def _deals_text(deals: tuple[Deal, ...]) -> str:
+    """``seeds 1-3 of 52 cards, 1 of 40 cards``: a batch's deals, deck by deck."""
+    groups: list[tuple[int, list[int]]] = []
+    for deal in deals:
+        if not groups or groups[-1][0] != deal.deck_size:
+            groups.append((deal.deck_size, []))
+        groups[-1][1].append(deal.seed)
+    return "seeds " + ", ".join(f"{format_seed_list(s)} of {d} cards" for d, s in groups)
 
 
 class _Judge:
@@ -312,7 +345,7 @@ class _Judge:
                     rest = ()
                 return BatchOutcome(tuple(results), rest, self.log, stopped=1)
             data = path.read_bytes()
-            kept = self.keep / f"seed{deal.seed}.txt"
+            kept = self.keep / f"d{deal.deck_size}-seed{deal.seed}.txt"
             write_atomically(kept, data.replace(EOL, b"\n"))
             if self.ended_normally or (self.hdir / f"T{number + 1}.TXT").exists():
                 results.append(self.judged(index, data, kept))
@@ -410,7 +443,7 @@ class _Judge:
         steps = self.steps[index]
         shown = transcript.screens
         for number, ((line, value), step) in enumerate(zip(shown, steps, strict=False), 1):
-            if value != step.screen.checksum():
+            if step.screen is not None and value != step.screen.checksum():
                 raise MachfsolError(
                     f"{transcript.name}:{line}: screen {number} of {len(steps)}, after "
                     f"{step.what}: {diagnose(step.screen, value)}"

@@ -1,0 +1,168 @@
+"""Mutation benchmark: does the default ``machfsol verify`` catch a changed game?
+
+Usage: .venv/bin/python benchmarks/mutation.py [--lines A-B] [--every N] [--jobs J]
+       [--json REPORT.json]
+
+Makes the mutants of the game's lines below 10000 in basic_src/machfsol.bas
+(benchmarks/mutants.py: operators swapped, constants one off, jumps sent to the next
+line), one change each, and runs on each the default verification, what
+``machfsol verify --source MUTANT.BAS`` runs when it is not told what to play (both
+variants, :data:`machfsol.atari.verify.DEFAULT_PLAN`, the game disk built from the
+mutant). A mutant is:
+
+* not a valid program: the source does not generate or tokenize;
+* the same program: both variants tokenize to the very bytes of the original (a jump
+  to a REM line, which the generator sends to the line after it anyway);
+* equivalent: listed with its reason in benchmarks/mutation-equivalents.txt (a
+  change no player can see: shown there line by line);
+* killed: some deal fails (its first failure is kept in the report);
+* survived: every deal passes.
+
+The score is killed / (killed + survived); the target is 95%, figures in
+docs/VERIFY.md. A program the mutant leaves unchanged for one variant is verified on
+the other only (the unchanged one is the original, which passes). To save time the
+verification of a mutant stops at its first boot with a failed deal, and starts with
+the default plan's first four deals alone (the same boot as the default run's first,
+so the same verdict on them): the verdict is the default verification's.
+
+``--every N`` takes every N-th mutant (a quicker sample); ``--lines A-B`` only lines A
+to B.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from a8.errors import A8Error
+from machfsol.atari.basic_game import BasicSource, read_source
+from machfsol.atari.build import game_programs
+from machfsol.atari.verify import DEFAULT_PLAN, Plan, disk_launches, game_disk, verify
+from machfsol.errors import MachfsolError
+
+sys.path.insert(0, str(Path(__file__).parent))
+from mutants import Mutant, mutants  # noqa: E402
+
+EQUIVALENTS = Path(__file__).with_name("mutation-equivalents.txt")
+#: The default plan's first deals, verified first: most mutants fail there.
+FIRST_DEALS = 4
+TARGET = 0.95
+
+
+@dataclass(frozen=True)
+class Verdict:
+    mutant: Mutant
+    outcome: str  # killed, survived, invalid, same program, equivalent
+    detail: str
+    seconds: float
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "line": self.mutant.number,
+            "variant": self.mutant.variant,
+            "kind": self.mutant.kind.value,
+            "column": self.mutant.start,
+            "old": self.mutant.old,
+            "new": self.mutant.new,
+            "outcome": self.outcome,
+            "detail": self.detail,
+            "seconds": round(self.seconds, 1),
+        }
+
+
+def equivalents() -> dict[str, str]:
+    """Mutant names (as :attr:`Mutant.name` spells them) and why each is equivalent."""
+    found = {}
+    for text in EQUIVALENTS.read_text(encoding="utf-8").splitlines():
+        if text.strip() and not text.startswith("#"):
+            name, _, reason = text.partition(" | ")
+            found[name.strip()] = reason.strip()
+    return found
+
+
+def judge(mutant: Mutant, lines: list[str], original: dict[int, bytes], why: str | None) -> Verdict:
+    started = time.monotonic()
+    text = "\n".join(mutant.apply(lines)) + "\n"
+    source = BasicSource(f"mutant {mutant.name}", text)
+    try:
+        programs = game_programs(source)
+    except (MachfsolError, A8Error) as error:
+        return Verdict(mutant, "invalid", str(error), time.monotonic() - started)
+    changed = tuple(v for v in (1, 2) if programs[v] != original[v])
+    if not changed:
+        return Verdict(mutant, "same program", "", time.monotonic() - started)
+    if why is not None:
+        return Verdict(mutant, "equivalent", why, time.monotonic() - started)
+    with tempfile.TemporaryDirectory(prefix="mutant-") as folder:
+        work = Path(folder)
+        disk = game_disk(work / "MUTANT.ATR", programs)
+        launches = disk_launches(disk, changed, source)
+        first = Plan(launches, ((52, DEFAULT_PLAN[0][1][:FIRST_DEALS]),))
+        for stage, plan in (("first deals", first), ("default plan", Plan.default(launches))):
+            verification = verify(plan, work / stage, jobs=1, stop_on_failure=True)
+            if verification.failures:
+                failed = verification.failures[0]
+                detail = f"{stage}: v{failed.variant} deck {failed.deck} seed {failed.seed}: "
+                detail += (failed.error or "").replace(str(work), "")
+                return Verdict(mutant, "killed", detail, time.monotonic() - started)
+    return Verdict(mutant, "survived", "", time.monotonic() - started)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--lines", default="0-9999", help="line numbers A-B (default 0-9999)")
+    parser.add_argument("--every", type=int, default=1, help="every N-th mutant (default 1)")
+    parser.add_argument("--jobs", type=int, default=2, help="mutants at once (default 2)")
+    parser.add_argument("--json", type=Path, help="write every verdict to this JSON file")
+    args = parser.parse_args()
+    low, _, high = args.lines.partition("-")
+    source = read_source()
+    lines = source.text.splitlines()
+    chosen = [m for m in mutants(source.text) if int(low) <= m.number <= int(high or low)][
+        :: args.every
+    ]
+    original = game_programs(source)
+    known = equivalents()
+    print(f"{len(chosen)} mutants of lines {args.lines} of {source.name}", flush=True)
+    started = time.monotonic()
+    verdicts: list[Verdict] = []
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = [pool.submit(judge, m, lines, original, known.get(m.name)) for m in chosen]
+        for future in futures:
+            verdict = future.result()
+            verdicts.append(verdict)
+            if verdict.outcome == "survived":
+                print(f"SURVIVED {verdict.mutant.name}", flush=True)
+    counts = Counter(v.outcome for v in verdicts)
+    killed, survived = counts["killed"], counts["survived"]
+    score = killed / (killed + survived) if killed + survived else 1.0
+    print(
+        f"{len(verdicts)} mutants in {time.monotonic() - started:.0f} s: "
+        + ", ".join(
+            f"{counts[o]} {o}"
+            for o in ("killed", "survived", "equivalent", "same program", "invalid")
+        )
+    )
+    by_kind: dict[str, Counter[str]] = {}
+    for verdict in verdicts:
+        by_kind.setdefault(verdict.mutant.kind.value, Counter())[verdict.outcome] += 1
+    for kind, kind_counts in sorted(by_kind.items()):
+        print(f"  {kind}: " + ", ".join(f"{n} {o}" for o, n in sorted(kind_counts.items())))
+    print(
+        f"killed {score:.1%} of the mutants not equivalent (target {TARGET:.0%}): "
+        f"{'met' if score >= TARGET else 'NOT met'}"
+    )
+    if args.json is not None:
+        args.json.write_text(json.dumps([v.as_json() for v in verdicts], indent=1) + "\n")
+    return 0 if score >= TARGET else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

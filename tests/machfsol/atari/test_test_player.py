@@ -1,0 +1,156 @@
+"""The test mode's player on the engine's side: the keys of each step and the screen it
+must leave (the emulator tests of tests/machfsol/atari/test_verify.py hold the Atari to
+them; these check the steps themselves)."""
+
+from __future__ import annotations
+
+import pytest
+
+from machfsol.atari.screen_model import END_KEYS
+from machfsol.atari.test_player import (
+    LARGEST_DEAL,
+    NO_COMMAND,
+    NOT_LEGAL,
+    Deal,
+    Step,
+    expected_steps,
+    keys_of,
+)
+from machfsol.engine.autoplay import play
+from machfsol.engine.rules import Move, Place, Position, variant
+
+
+def _steps(game: int, *deals: Deal) -> list[list[Step]]:
+    return list(expected_steps(game, deals))
+
+
+def _sum(step: Step) -> int:
+    assert step.screen is not None
+    return step.screen.checksum()
+
+
+def _moves(game: int, seed: int, deck: int = 52) -> list[Move]:
+    return list(play(Position.from_seed(seed, variant(game), deck)).move_stack)
+
+
+def test_a_plain_deal_is_its_number_then_the_policys_moves() -> None:
+    (steps,) = _steps(1, Deal(52, 7))
+    assert steps[0].keys == () and steps[0].what == "the first table (deal 1)"
+    assert steps[1].keys == ("N", "7", "RETURN") and steps[1].starts_deal
+    moves = _moves(1, 7)
+    assert [step.keys for step in steps[2:]] == [keys_of(move) for move in moves]
+    last = steps[-1].screen
+    assert last is not None and last.end_keys and last.played == 1
+    assert last.message.startswith(b"NO MORE MOVES") or last.message.startswith(b"YOU WON")
+
+
+def test_the_deal_on_the_table_is_played_as_it_is() -> None:
+    first, second = _steps(1, Deal(52, 1), Deal(40, 1))
+    assert first[1].keys == keys_of(_moves(1, 1)[0]) and first[1].begins
+    assert not any(step.starts_deal for step in first)
+    options, move = second[:2]
+    assert options.keys == ("O", "D", "D", "D", "RETURN")
+    assert move.begins and move.keys == keys_of(_moves(1, 1, 40)[0])
+    (typed,) = _steps(1, Deal(52, 1, "N"))  # the long way types it all the same
+    assert typed[3].starts_deal
+
+
+def test_keys_of_moves() -> None:
+    assert keys_of(Move(Place.S, Place.W)) == ("SPACE",)
+    assert keys_of(Move(Place.T3, Place.AH)) == ("3", "A")
+    assert keys_of(Move(Place.W, Place.KC)) == ("0", "E")
+    assert keys_of(Move(Place.KD, Place.AD)) == ("R", "A")
+
+
+def test_the_score_counts_deals_played_and_won_across_a_boot() -> None:
+    won = next(seed for seed in range(1, 50) if play(Position.from_seed(seed, variant(2))).is_won())
+    lost = next(
+        seed for seed in range(1, 50) if not play(Position.from_seed(seed, variant(2))).is_won()
+    )
+    first, second = _steps(2, Deal(52, won), Deal(52, lost))
+    assert first[-1].screen is not None and (first[-1].screen.won, first[-1].screen.played) == (
+        1,
+        1,
+    )
+    assert first[-1].screen.transfer  # a won game shows its final transfer
+    new_deal = second[0].screen
+    assert new_deal is not None and (new_deal.won, new_deal.played) == (1, 1)
+    assert second[-1].screen is not None and (second[-1].screen.won, second[-1].screen.played) == (
+        1,
+        2,
+    )
+
+
+def test_another_deck_and_style_go_through_the_options() -> None:
+    first, second = _steps(1, Deal(52, 3), Deal(40, 3, spanish=True))
+    options = second[0]
+    assert options.keys == ("O", "D", "D", "D", "S", "RETURN")
+    assert options.screen is not None and options.screen.spanish
+    assert options.screen.position.deck.size == 40
+    assert options.screen.deal == "3"  # the options deal the same deal again
+    third = _steps(1, Deal(20, 1), Deal(52, 1))[1][0]
+    assert third.keys == ("O", "D", "RETURN")  # 20 -> 52: D goes round
+
+
+def test_hints_undos_and_play_all() -> None:
+    (hinted,) = _steps(1, Deal(52, 7, "HU"))
+    hints = [step for step in hinted if step.keys == ("H",)]
+    moves = _moves(1, 7)
+    undos = [step for step in hinted if step.keys == ("U",)]
+    assert len(undos) == len(moves) // 7
+    # a hint before every move, before every move typed again, and at the end
+    assert len(hints) == len(moves) + len(undos) + 1
+    assert hints[-1].screen is not None and hints[-1].screen.message == b"NO MOVE LEFT"
+    (played,) = _steps(1, Deal(52, 7, "P"))
+    assert [step.keys for step in played[2:12]] == [keys_of(m) for m in moves[:10]]
+    assert played[12].keys == ("P",) and len(played) == 13
+
+
+def test_the_long_way_to_a_deal_number() -> None:
+    (steps,) = _steps(1, Deal(52, 65537, "N"))
+    escape, random_deal, deal = steps[1:4]
+    assert escape.keys == ("N", "ESC") and _sum(escape) == _sum(steps[0])
+    assert random_deal.keys == ("N", "RETURN") and random_deal.screen is None
+    too_large = tuple(str(LARGEST_DEAL + 1))
+    assert deal.keys == (
+        "N", *too_large, "RETURN", "0", "RETURN", "9", "DELETE", "A",
+        *"0000065537", "9", "RETURN",
+    )  # fmt: skip
+    assert deal.starts_deal and deal.screen is not None and deal.screen.deal == "65537"
+
+
+def test_lower_case_deals_start_and_end_with_caps() -> None:
+    first, second, third = _steps(1, Deal(52, 1, "L"), Deal(52, 2, "L"), Deal(52, 3))
+    assert first[1].keys[0] == "CAPS"  # caps lock off
+    assert second[0].keys[0] == "N"  # still off
+    assert third[0].keys[0] == "CAPS"  # back on
+
+
+def test_mistakes_leave_the_table_and_say_why() -> None:
+    (steps,) = _steps(2, Deal(52, 3, "E"))
+    assert steps[2].keys == ("U",)  # nothing to undo yet
+    messages = {step.screen.message for step in steps if step.screen is not None}
+    assert {NOT_LEGAL, NO_COMMAND} <= messages
+    kinds = " ".join(step.what for step in steps)
+    for what in ("not legal", "no command", "picked, then SPACE", "not the policy's move"):
+        assert what in kinds, what
+    # at the end: SPACE, H, P, the last move undone and made again
+    assert [step.keys for step in steps[-5:-1]] == [("SPACE",), ("H",), ("P",), ("U",)]
+    assert _sum(steps[-1]) == _sum(steps[-3])  # the end again, as after P
+
+
+@pytest.mark.parametrize("game", [1, 2])
+def test_a_mistake_is_never_a_move(game: int) -> None:
+    """The steps that are mistakes leave the engine's table as it was: the table after
+    them is the one before."""
+    for seed in range(1, 6):
+        (steps,) = _steps(game, Deal(44, seed, "E"))
+        for before, step in zip(steps, steps[1:], strict=False):
+            if step.screen is None or before.screen is None:
+                continue
+            if step.screen.message in (NOT_LEGAL, NO_COMMAND):
+                assert step.screen.position.key() == before.screen.position.key()
+
+
+def test_the_end_keys_are_what_the_game_prints() -> None:
+    assert END_KEYS == "N NEW DEAL  U UNDO  O OPTIONS"
