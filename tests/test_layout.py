@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-TOOLS = Path(__file__).resolve().parents[1] / "tools"
+TOP = Path(__file__).resolve().parents[1]
+TOOLS = TOP / "tools"
 
 #: What each part of ``machfsol`` may import from ``machfsol`` (prefixes of module names).
 ALLOWED: dict[str, tuple[str, ...]] = {
@@ -28,9 +29,9 @@ ALLOWED: dict[str, tuple[str, ...]] = {
 PARTS = tuple(ALLOWED)
 
 
-def imported_modules(path: Path) -> Iterator[tuple[int, str]]:
+def imported_modules(path: Path, root: Path = TOOLS) -> Iterator[tuple[int, str]]:
     """Every module ``path`` imports, absolute, with the line of the import."""
-    package = ".".join(path.relative_to(TOOLS).with_suffix("").parts[:-1])
+    package = ".".join(path.relative_to(root).with_suffix("").parts[:-1])
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.Import):
             for alias in node.names:
