@@ -17,8 +17,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from a8.emu.emulator import EmulatorOptions, find_atari800, headless_environment, run
-from a8.emu.playback import IDLE, unpadded_stream
+from a8.emu.atari800.executable import find_executable, headless_environment
+from a8.emu.atari800.playback import unpadded_stream
+from a8.emu.emulator import EmulatorOptions, run
+from a8.emu.keys import IDLE
 from a8.emu.script import Script
 
 FRAMES = 30_000
@@ -48,7 +50,7 @@ def plain_file() -> int:
         (work / "in.txt").write_bytes(unpadded_stream([IDLE] * FRAMES))
         (work / "cfg").write_bytes(b"")
         (work / "cwd").mkdir()
-        command = [str(find_atari800()), "-config", str(work / "cfg"), "-no-autosave-config"]
+        command = [str(find_executable()), "-config", str(work / "cfg"), "-no-autosave-config"]
         command += ["-xl", "-xl-rev", "altirra", "-basic", "-basic-rev", "altirra"]
         command += ["-nosound", "-turbo", "-playback", str(work / "in.txt")]
         subprocess.run(

@@ -52,12 +52,7 @@ from tests.a8.test_command_lines import (  # noqa: E402
     fill,
 )
 from tests.a8.test_fuzz import LISTINGS, disk_seeds, listing_seeds, script_seeds  # noqa: E402
-from tests.machfsol.engine.test_transcript_fuzz import check, transcript_seeds  # noqa: E402
-
-from a8.basic import tokenize  # noqa: E402
-from a8.cli import main as a8_main  # noqa: E402
-from a8.errors import A8Error  # noqa: E402
-from a8.fuzz import (  # noqa: E402
+from tests.fuzz import (  # noqa: E402
     EDGE_BYTES,
     FuzzReport,
     atr_regions,
@@ -69,6 +64,11 @@ from a8.fuzz import (  # noqa: E402
     scan,
     script_target,
 )
+from tests.machfsol.engine.test_transcript_fuzz import check, transcript_seeds  # noqa: E402
+
+from a8.basic import tokenize  # noqa: E402
+from a8.cli import main as a8_main  # noqa: E402
+from a8.errors import A8Error  # noqa: E402
 from machfsol.cli import main as machfsol_main  # noqa: E402
 from machfsol.errors import MachfsolError  # noqa: E402
 

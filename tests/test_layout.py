@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-TOOLS = Path(__file__).resolve().parents[1] / "tools"
+TOP = Path(__file__).resolve().parents[1]
+TOOLS = TOP / "tools"
 
 #: What each part of ``machfsol`` may import from ``machfsol`` (prefixes of module names).
 ALLOWED: dict[str, tuple[str, ...]] = {
@@ -28,9 +29,9 @@ ALLOWED: dict[str, tuple[str, ...]] = {
 PARTS = tuple(ALLOWED)
 
 
-def imported_modules(path: Path) -> Iterator[tuple[int, str]]:
+def imported_modules(path: Path, root: Path = TOOLS) -> Iterator[tuple[int, str]]:
     """Every module ``path`` imports, absolute, with the line of the import."""
-    package = ".".join(path.relative_to(TOOLS).with_suffix("").parts[:-1])
+    package = ".".join(path.relative_to(root).with_suffix("").parts[:-1])
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -77,6 +78,67 @@ def test_the_package_root_imports_no_part_except_in_the_command_wiring() -> None
         if any(is_within(module, f"machfsol.{part}") for part in PARTS)
     ]
     assert wrong == []
+
+
+#: The emulator backend a8 ships. Runs go through the interface, a8.emu.emulator, whose
+#: registry imports the backend when first asked for it; machfsol and the tests never
+#: name it, so that another backend (the tests' stand-in machine) can take its place.
+EMULATOR_BACKEND = "a8.emu.atari800"
+#: The a8 modules that may import it: the registry, and the doctor, which checks
+#: atari800's own set-up (the package's own modules are not counted).
+BACKEND_IMPORTERS = ("a8/emu/emulator.py", "a8/emu/doctor.py")
+
+
+def backend_imports(paths: list[Path], root: Path) -> list[str]:
+    """The imports of the emulator backend in ``paths`` (files under ``root``)."""
+    return [
+        f"{path.relative_to(root)}:{line}: imports {module}"
+        for path in paths
+        for line, module in imported_modules(path, root)
+        if is_within(module, EMULATOR_BACKEND)
+    ]
+
+
+def test_machfsol_runs_the_emulator_through_its_interface_only() -> None:
+    assert backend_imports(modules_of(TOOLS / "machfsol"), TOOLS) == []
+
+
+def test_a8_reaches_the_emulator_backend_only_through_the_registry() -> None:
+    backend = TOOLS / "a8" / "emu" / "atari800"
+    others = [
+        path
+        for path in modules_of(TOOLS / "a8")
+        if backend not in path.parents and str(path.relative_to(TOOLS)) not in BACKEND_IMPORTERS
+    ]
+    assert backend_imports(others, TOOLS) == []
+
+
+def test_the_tests_run_the_emulator_through_its_interface_only() -> None:
+    """Only the backend's own tests (tests/a8/emu/atari800/) import it."""
+    own = TOP / "tests" / "a8" / "emu" / "atari800"
+    tests = [path for path in modules_of(TOP / "tests") if own not in path.parents]
+    assert backend_imports(tests, TOP) == []
+
+
+def test_the_emulator_check_fails_on_a_planted_backend_import(tmp_path: Path) -> None:
+    """Three ways machfsol could name the backend, one inside a function, all caught;
+    the interface's import is not."""
+    planted = {
+        "lazy.py": "def run():\n    from a8.emu.atari800.session import PipeSession\n",
+        "plain.py": "import a8.emu.atari800\n",
+        "name.py": "from a8.emu import atari800\n",
+        "fine.py": "from a8.emu.emulator import EmulatorOptions, run\n",
+    }
+    folder = tmp_path / "machfsol" / "atari"
+    folder.mkdir(parents=True)
+    for name, source in planted.items():
+        (folder / name).write_text(source, encoding="utf-8")
+    assert backend_imports(modules_of(tmp_path / "machfsol"), tmp_path) == [
+        "machfsol/atari/lazy.py:2: imports a8.emu.atari800.session",
+        "machfsol/atari/lazy.py:2: imports a8.emu.atari800.session.PipeSession",
+        "machfsol/atari/name.py:1: imports a8.emu.atari800",
+        "machfsol/atari/plain.py:1: imports a8.emu.atari800",
+    ]
 
 
 def test_every_module_of_machfsol_belongs_to_a_part_or_the_wiring() -> None:

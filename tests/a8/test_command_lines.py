@@ -1,4 +1,4 @@
-"""Fuzzing the command lines of ``a8`` and ``machfsol`` on a fixed seed (a8.fuzz).
+"""Fuzzing the command lines of ``a8`` and ``machfsol`` on a fixed seed (tests/fuzz.py).
 
 Real command lines, then the same with words replaced by, or followed by, what issue
 28's careful users and their mistakes give: a name longer than the system allows,
@@ -19,11 +19,11 @@ import pytest
 from a8.basic import tokenize
 from a8.cli import main as a8_main
 from a8.disk.dos2 import Dos2Disk
-from a8.fuzz import FuzzReport, fuzz_command_lines
 from machfsol.cli import main as machfsol_main
 from machfsol.engine.autoplay import play
 from machfsol.engine.rules import Position, variant
 from machfsol.engine.transcript import Player, of_game
+from tests.fuzz import FuzzReport, fuzz_command_lines
 
 #: What joins the words of a command line in a fuzz report's input.
 NUL = bytes(1)

@@ -17,7 +17,7 @@ import pytest
 from a8.basic import tokenize
 from a8.disk.dos2 import Density, Dos2Disk
 from a8.errors import A8Error
-from a8.fuzz import (
+from tests.fuzz import (
     FuzzReport,
     atr_regions,
     atr_target,

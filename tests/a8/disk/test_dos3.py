@@ -26,7 +26,7 @@ from a8.disk.check import ProblemKind, check_image
 from a8.disk.detect import identify, open_disk
 from a8.disk.dos3 import Dos3Disk, Dos3Error
 from a8.errors import A8Error
-from a8.fuzz import atr_regions, atr_target, fuzz, scan
+from tests.fuzz import atr_regions, atr_target, fuzz, scan
 
 HEADER = 16
 SECTOR = 128

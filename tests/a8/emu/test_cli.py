@@ -8,8 +8,9 @@ import pytest
 
 from a8.cli import main
 from a8.emu import doctor
-from a8.emu.emulator import EmulatorOptions, run
+from a8.emu.emulator import EmulatorOptions, run, using_backend
 from a8.emu.script import Script
+from tests.a8.emu.fake_machine import FakeMachine, Shown, screen_fixture
 
 
 @pytest.mark.emulator
@@ -162,3 +163,34 @@ def test_doctor_prints_only_the_fixes_needed(
     (tmp_path / ".ci" / "setup").write_text("# a checkout's set-up\n")
     assert main(["emu", "doctor"]) == 1
     assert "fix: bash .ci/setup" in capsys.readouterr().out
+
+
+def test_run_summarises_a_run_without_atari800(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`a8 emu run` through the emulator interface, on the stand-in machine."""
+    machine = FakeMachine(screens=[Shown(50, screen_fixture("basic-ready"))])
+    log = tmp_path / "run.log"
+    with using_backend(machine):
+        assert main(["emu", "run", "--frames", "100", "--print-screen", "--log", str(log)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[:3] == [
+        "  Altirra 8K BASIC 1.55",
+        "  Ready",
+        "ended: script-end, exit status 0, 100 frames (NTSC, 60 a second)",
+    ]
+    assert out[-1] == f"log: {log}"
+    assert len(machine.fed) == 100
+
+
+def test_run_exits_1_when_the_script_does_not_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "s.txt"
+    script.write_text("wait 10\nwait-file NEVER.TXT 60\n")
+    with using_backend(FakeMachine()):
+        code = main(["emu", "run", "--script", str(script), "--tv", "pal"])
+    assert code == 1
+    captured = capsys.readouterr()
+    assert "ended: wait-file-timeout, exit status 0, 70 frames (PAL, 50 a second)" in captured.out
+    assert captured.err == "the run did not end cleanly (wait-file-timeout)\n"

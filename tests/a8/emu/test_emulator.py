@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from a8.emu.emulator import EmulatorError, EmulatorOptions, command_line, run
+from a8.emu.emulator import EmulatorOptions, run
 from a8.emu.keywait import frames_between
 from a8.emu.script import Script
 
@@ -98,16 +98,6 @@ def test_option_held_disables_basic(atari800: str, tmp_path: Path) -> None:
     script = BOOT.type(write_file_line("C.TXT", "1")).wait_for_file("C.TXT", 200)
     result = run(EmulatorOptions(option_held=True, hdir=tmp_path), script)
     assert result.reason == "wait-file-timeout"
-
-
-def test_command_line_leaves_the_roms_to_the_configuration(tmp_path: Path) -> None:
-    """ROM choices go in atari800's configuration file, where no CRC32 check applies."""
-    options = EmulatorOptions(os_rom=tmp_path / "os.rom", tv="pal")
-    args = command_line(options, Path("atari800"), tmp_path / "c.cfg", tmp_path, tmp_path)
-    assert "-xl" in args and "-pal" in args and "-basic" in args
-    assert not any(arg.endswith("_rom") or arg.endswith("-rev") for arg in args)
-    with pytest.raises(EmulatorError, match="unknown TV system 'secam'"):
-        command_line(EmulatorOptions(tv="secam"), Path("a"), tmp_path, tmp_path, tmp_path)  # type: ignore[arg-type]
 
 
 def test_an_emulator_that_dies_at_start_is_reported(

@@ -10,9 +10,11 @@ from a8.basic.convert import tokenize
 from a8.cli import main
 from a8.disk.boot import MenuEntry, install_boot_menu
 from a8.disk.dos2 import Dos2Disk
-from a8.emu.emulator import EmulatorOptions
-from a8.emu.launch import LaunchError, h_name, run_program, stage_program
-from a8.emu.script import Script, TypeText
+from a8.emu.emulator import EmulatorOptions, using_backend
+from a8.emu.keys import IDLE
+from a8.emu.launch import BOOT_FRAMES, LaunchError, h_name, run_disk, run_program, stage_program
+from a8.emu.script import PressKey, Script, TypeText
+from tests.a8.emu.fake_machine import FakeMachine
 
 WRITES_SQUARES = '10 OPEN #1,8,0,"H1:OUT.TXT"\n20 FOR I=1 TO 3:PRINT #1;I*I:NEXT I\n30 CLOSE #1\n'
 
@@ -69,6 +71,27 @@ def test_unknown_kind_and_missing_file(tmp_path: Path) -> None:
         stage_program(tmp_path / "x.xex", tmp_path)
     with pytest.raises(LaunchError, match="cannot read"):
         stage_program(tmp_path / "none.bas", tmp_path)
+
+
+def test_run_program_types_the_command_after_boot(tmp_path: Path) -> None:
+    """What run_program feeds the machine (on the stand-in): boot frames, then the
+    command that runs the program from H:, then the caller's script."""
+    program = tmp_path / "squares.bas"
+    program.write_bytes(tokenize(WRITES_SQUARES))
+    hdir = tmp_path / "h"
+    machine = FakeMachine()
+    then = Script().key("RETURN")
+    with using_backend(machine):
+        result = run_program(EmulatorOptions(hdir=hdir), program, then)
+    assert result.ok
+    typed = TypeText('RUN "H1:SQUARES.BAS"\n').frames()
+    assert machine.fed == [IDLE] * BOOT_FRAMES + typed + PressKey("RETURN").frames()
+    assert (hdir / "SQUARES.BAS").read_bytes() == program.read_bytes()
+    disk = tmp_path / "T.ATR"
+    disk.write_bytes(b"")
+    with using_backend(machine):
+        run_disk(EmulatorOptions(), disk, Script())
+    assert machine.runs[-1].disk == disk
 
 
 @pytest.mark.emulator

@@ -1,4 +1,4 @@
-"""ROM files, atari800's configuration and the proof of what ran, without an emulator."""
+"""ROM files and the proof of what ran, without an emulator."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from a8.emu.roms import (
     RomError,
     RomImage,
     RomKind,
-    config_text,
     emulator_patch,
     image_name,
     internal_to_atascii,
@@ -22,22 +21,6 @@ from a8.emu.roms import (
 
 def image(kind: RomKind, fill: int = 0x11) -> RomImage:
     return RomImage(kind, bytes([fill]) * kind.size, Path("my.rom"), "--os-rom")
-
-
-def test_config_selects_custom_slots_or_the_built_in_ones(tmp_path: Path) -> None:
-    xl, basic = image(RomKind.XL_OS), image(RomKind.BASIC)
-    text = config_text("xl", xl, basic, tmp_path / "os.rom", tmp_path / "basic.rom")
-    assert text.splitlines() == [
-        "Atari 800 Emulator, Version 5.0.0",
-        f"ROM_XL/XE_CUSTOM={tmp_path / 'os.rom'}",
-        "OS_XL/XE_VERSION=CUSTOM",
-        f"ROM_BASIC_CUSTOM={tmp_path / 'basic.rom'}",
-        "BASIC_VERSION=CUSTOM",
-    ]
-    assert config_text("800", None, None, None, None).splitlines()[1:] == [
-        "OS_400/800_VERSION=ALTIRRA",
-        "BASIC_VERSION=ALTIRRA",
-    ]
 
 
 def test_load_rom_checks_the_size(tmp_path: Path) -> None:

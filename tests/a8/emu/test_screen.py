@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from a8.emu.palette import palette
-from a8.emu.screen import ScreenError, ScreenSnapshot, parse_registers
+from a8.emu.screen import ScreenSnapshot, SnapshotError, parse_registers
 
 DLIST = 0x3000
 SCREEN = 0x4000
@@ -99,9 +99,9 @@ def test_display_list_loops_are_bounded() -> None:
 
 
 def test_bad_snapshots() -> None:
-    with pytest.raises(ScreenError, match="65536"):
+    with pytest.raises(SnapshotError, match="65536"):
         ScreenSnapshot(b"\0" * 10, registers())
-    with pytest.raises(ScreenError, match="CHBASE"):
+    with pytest.raises(SnapshotError, match="CHBASE"):
         ScreenSnapshot(bytes(0x10000), {k: v for k, v in registers().items() if k != "CHBASE"})
 
 

@@ -8,8 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from a8.emu.keys import CHARACTER_KEYS, KEY_NAMES, named_keystroke
-from a8.emu.playback import IDLE, Frame
+from a8.emu.keys import CHARACTER_KEYS, IDLE, KEY_NAMES, Frame, named_keystroke
 from a8.emu.script import (
     KEY_GAP_FRAMES,
     KEY_HOLD_FRAMES,

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from a8.fuzz import fuzz
 from machfsol.engine.autoplay import play
 from machfsol.engine.checker import check_bytes
 from machfsol.engine.rules import Position, variant
 from machfsol.engine.transcript import Player, of_game
 from machfsol.errors import MachfsolError
+from tests.fuzz import fuzz
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -22,17 +22,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
-from a8.emu.emulator import (
+from a8.emu.atari800.executable import (
     CHECKOUT_SETUP,
-    EmulatorMissingError,
-    EmulatorOptions,
-    RomSet,
-    find_atari800,
+    find_executable,
     headless_environment,
     install_hint,
-    resolve_roms,
-    run,
 )
+from a8.emu.emulator import EmulatorMissingError, EmulatorOptions, RomSet, resolve_roms, run
 from a8.emu.roms import ENVIRONMENT, RomCheck, RomKind, os_kind
 from a8.emu.script import Script
 from a8.errors import A8Error
@@ -90,7 +86,7 @@ def check_atari800() -> tuple[Check, Path | None]:
     """atari800 found and running. When it is missing the fix is the install alone:
     enabling contrib, when needed, is the contrib check's own fix, printed above."""
     try:
-        path = find_atari800()
+        path = find_executable()
     except EmulatorMissingError as error:
         fixes = [INSTALL_FIX]
         if CHECKOUT_SETUP.is_file():

@@ -1,8 +1,10 @@
-"""The Atari keyboard as atari800's playback input sees it.
+"""The Atari keyboard as a script holds it down, frame by frame.
 
-A playback frame carries three numbers for the keyboard: atari800's ``AKEY`` code
-of the key held during that frame (``-1`` for none), a SHIFT flag, and the state
-of the console keys (START, SELECT, OPTION). The AKEY code of an ordinary key is
+A :class:`Frame` is the input of one video frame, what every backend feeds its
+machine: the code of the key held during that frame (``-1`` for none), a SHIFT
+flag, and the state of the console keys (START, SELECT, OPTION). Key codes are
+atari800's ``AKEY`` codes, which its playback stream carries as they are (another
+backend maps them to its own). The AKEY code of an ordinary key is
 the POKEY keyboard code (``KBCODE``) the real keyboard produces, with bit 6 set
 for SHIFT and bit 7 for CONTROL; a few negative codes (``BREAK``) are handled by
 the emulator's input layer itself. The values below are facts from atari800's
@@ -54,6 +56,23 @@ class Keystroke:
     def shift(self) -> bool:
         """Whether the SHIFT key is down (atari800 also wants it as a separate flag)."""
         return self.code >= 0 and bool(self.code & SHIFT_BIT)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The input held during one video frame (1/60 s NTSC, 1/50 s PAL)."""
+
+    key: int = NO_KEY
+    shift: bool = False
+    console: int = CONSOLE_NONE
+
+    @classmethod
+    def holding(cls, keystroke: Keystroke) -> Frame:
+        return cls(keystroke.code, keystroke.shift, keystroke.console)
+
+
+#: A frame with nothing held.
+IDLE = Frame()
 
 
 #: Unshifted key codes of the letters, digits and plain punctuation keys.

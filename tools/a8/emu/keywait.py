@@ -26,7 +26,7 @@ the two places so that each fires once per event:
 
 Each event carries the OS's jiffy clock (RTCLOK, locations 18-20, one tick per
 frame), read at the breakpoint, so the time between taking a key and being ready
-again is exact to the frame (:mod:`a8.emu.emulator` does the monitor work).
+again is exact to the frame (a backend sets the breakpoints: :mod:`a8.emu.atari800.session`).
 A program that never calls the OS to read keys (one that PEEKs 764 in a loop, or
 a handler that keeps its own buffer) cannot be watched this way: finding the
 wait then fails with a one-line :class:`KeyWaitError`.

@@ -5,18 +5,11 @@ Three kinds of image: the XL/XE operating system (16 KB), the 400/800 operating
 system (10 KB) and the BASIC cartridge (8 KB). Without a file atari800's built-in
 AltirraOS and Altirra BASIC are used.
 
-Why a configuration file: atari800 5.0.0 checks the CRC32 of a file given with
-``-xlxe_rom``/``-basic_rom`` and, when it knows the image (the genuine XL OS rev. 2,
-BASIC rev. C ...), files it under that image's own slot, so ``-xl-rev custom`` then
-finds no custom ROM and the machine runs without it. The keys of its configuration
-file are read without any CRC check (``src/sysrom.c``), so the runner writes one
-that puts every image in the *custom* slot of its kind and selects that slot,
-whatever the image is. The runner copies the bytes it checked into the run's own
-folder and names that copy, so the emulator loads exactly those bytes (and the
-configuration line stays short: atari800 reads lines of at most 255 bytes).
+atari800 is given the images through its configuration file, never on its command
+line (:mod:`a8.emu.atari800.command` says why).
 
 Proof: the runner reads the machine's memory through the monitor
-(:mod:`a8.emu.monitor`) and compares what the CPU sees with the file: the OS in
+(:mod:`a8.emu.atari800.monitor`) and compares what the CPU sees with the file: the OS in
 C000-CFFF and D800-FFFF (the XL's self-test part, 1000-17FF of the image, is seen
 at 5000-57FF only while the program maps it in), BASIC in A000-BFFF. An image
 that is in view and differs from the file is an error, never a silent fallback.
@@ -188,34 +181,6 @@ def resolve_rom(given: Path | None, kind: RomKind, flag: str) -> RomImage | None
     variable = ENVIRONMENT[kind]
     value = os.environ.get(variable)
     return load_rom(Path(value), kind, f"${variable}") if value else None
-
-
-def config_text(
-    machine: Machine,
-    os_image: RomImage | None,
-    basic: RomImage | None,
-    os_copy: Path | None,
-    basic_copy: Path | None,
-) -> str:
-    """atari800's configuration file selecting these images (or the built-in ones)."""
-    lines = ["Atari 800 Emulator, Version 5.0.0"]
-    kind = os_kind(machine)
-    for image, copy, image_kind in ((os_image, os_copy, kind), (basic, basic_copy, RomKind.BASIC)):
-        if image is not None and copy is not None:
-            lines += [
-                f"{image_kind.file_key}={_config_path(copy)}",
-                f"{image_kind.version_key}=CUSTOM",
-            ]
-        else:
-            lines.append(f"{image_kind.version_key}=ALTIRRA")
-    return "\n".join(lines) + "\n"
-
-
-def _config_path(path: Path) -> str:
-    text = str(path.absolute())
-    if len(text) > 200 or text != text.strip() or "\n" in text:
-        raise RomError(f"{text}: atari800 cannot read this path from its configuration")
-    return text
 
 
 # --- naming images ------------------------------------------------------------------

@@ -42,7 +42,7 @@ _NORMAL_LEFT: Final = 8
 _PLAYFIELDS: Final = {1: (40, 32 / 40), 2: (_NORMAL_LEFT, 1.0), 3: (_NORMAL_LEFT - 32, 48 / 40)}
 
 
-class ScreenError(A8Error):
+class SnapshotError(A8Error):
     """A memory snapshot or register listing that cannot describe a screen."""
 
 
@@ -99,10 +99,10 @@ class ScreenSnapshot:
 
     def __post_init__(self) -> None:
         if len(self.memory) != 0x10000:
-            raise ScreenError(f"memory snapshot is {len(self.memory)} bytes, not 65536")
+            raise SnapshotError(f"memory snapshot is {len(self.memory)} bytes, not 65536")
         missing = [name for name in _NEEDED_REGISTERS if name not in self.registers]
         if missing:
-            raise ScreenError(f"register listing lacks {', '.join(missing)}")
+            raise SnapshotError(f"register listing lacks {', '.join(missing)}")
 
     def word(self, address: int) -> int:
         return self.memory[address] | self.memory[(address + 1) & 0xFFFF] << 8

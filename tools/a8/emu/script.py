@@ -27,8 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from a8.emu.keys import Keystroke, keystrokes_for_text, named_keystroke
-from a8.emu.playback import IDLE, Frame
+from a8.emu.keys import IDLE, Frame, Keystroke, keystrokes_for_text, named_keystroke
 from a8.errors import A8Error
 from a8.reading import read_at_most
 

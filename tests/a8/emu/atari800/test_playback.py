@@ -5,18 +5,16 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from a8.emu.keys import keystroke_for_char
-from a8.emu.playback import (
+from a8.emu.atari800.playback import (
     BLOCK_LEAD_BYTE,
     BLOCK_SIZE,
     FIRST_BLOCK_SIZE,
     HEADER,
-    IDLE,
     MAX_LINE_SIZE,
     BlockWriter,
-    Frame,
     split_into_blocks,
 )
+from a8.emu.keys import IDLE, Frame, keystroke_for_char
 
 frames_strategy = st.lists(
     st.builds(

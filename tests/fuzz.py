@@ -1,5 +1,8 @@
 """Fuzzing the parsers: damaged inputs must give a result or a one-line error, never a traceback.
 
+Test tooling, not part of the shipped package: the fuzz tests and ``benchmarks/fuzz.py``
+import it from here (``tests`` is a package).
+
 A parser's contract (docs/ATR.md, docs/BASIC.md, docs/TRANSCRIPT.md) is that bad
 input is refused with an :class:`~a8.errors.A8Error` (``machfsol``'s errors are
 ValueErrors of their own) naming the file and place. :func:`fuzz` feeds a target
@@ -10,7 +13,7 @@ happened: accepted, refused, or a **traceback** (any other exception), of which
 the first few are kept with the seed and round that reproduce them.
 
 The same seed gives the same inputs, so CI runs a fixed-seed sample of every
-parser (tests/test_fuzz.py) and ``benchmarks/fuzz.py`` a longer run.
+parser (tests/a8/test_fuzz.py) and ``benchmarks/fuzz.py`` a longer run.
 
 The command lines are fuzzed too (:func:`fuzz_command_lines`): real command lines
 with words replaced by, or followed by, the values careful users and mistakes give

@@ -17,15 +17,14 @@ of block *n + 1* after seeing what the program did during block *n*.
 
 The checksum atari800 compares is the Adler-32 of the rendered screen, which a
 script cannot know in advance; every frame after the first "does not match",
-which atari800 only logs (see :mod:`a8.emu.emulator` for the exit status).
+which atari800 only logs (see :mod:`a8.emu.atari800` for the exit status).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
-from a8.emu.keys import CONSOLE_NONE, NO_KEY, Keystroke
+from a8.emu.keys import IDLE, Frame
 
 HEADER = b"Atari800 event recording, version: 1\n"
 #: POKEY's random generator starts from this scanline counter: fixed, so runs repeat.
@@ -42,33 +41,18 @@ LINES_PER_FRAME = 8
 BLOCK_LEAD_BYTE = b" "
 
 
-@dataclass(frozen=True)
-class Frame:
-    """The input held during one video frame (1/60 s NTSC, 1/50 s PAL)."""
-
-    key: int = NO_KEY
-    shift: bool = False
-    console: int = CONSOLE_NONE
-
-    @classmethod
-    def holding(cls, keystroke: Keystroke) -> Frame:
-        return cls(keystroke.code, keystroke.shift, keystroke.console)
-
-    def lines(self) -> list[bytes]:
-        """The eight unpadded lines, each ending in a newline."""
-        return [
-            f"{self.key} {int(self.shift)} {self.console}\n".encode("ascii"),
-            b"255\n",  # joystick port 0: nothing pushed
-            b"255\n",  # joystick port 1
-            b"1\n",  # four triggers: not pressed
-            b"1\n",
-            b"1\n",
-            b"1\n",
-            b"00000000\n",  # screen checksum: unknown in advance
-        ]
-
-
-IDLE = Frame()
+def frame_lines(frame: Frame) -> list[bytes]:
+    """The eight unpadded lines of one frame, each ending in a newline."""
+    return [
+        f"{frame.key} {int(frame.shift)} {frame.console}\n".encode("ascii"),
+        b"255\n",  # joystick port 0: nothing pushed
+        b"255\n",  # joystick port 1
+        b"1\n",  # four triggers: not pressed
+        b"1\n",
+        b"1\n",
+        b"1\n",
+        b"00000000\n",  # screen checksum: unknown in advance
+    ]
 
 
 class BlockSizeError(ValueError):
@@ -82,7 +66,7 @@ def frame_limits(block_size: int = BLOCK_SIZE, fixed: int = 0) -> tuple[int, int
     Idle frames are the shortest, so the bounds hold for any frames.
     """
     space = block_size - fixed
-    shortest = sum(len(line) for line in IDLE.lines())
+    shortest = sum(len(line) for line in frame_lines(IDLE))
     longest = LINES_PER_FRAME * MAX_LINE_SIZE
     return -(-space // longest), space // shortest
 
@@ -96,7 +80,7 @@ def pack_block(
     frame's first line, within that line. Blanks go before each line's newline,
     filling lines from the first one, so the same frames always give the same bytes.
     """
-    lines = [line for frame in frames for line in frame.lines()]
+    lines = [line for frame in frames for line in frame_lines(frame)]
     if not lines:
         raise BlockSizeError("a block needs at least one frame")
     lines[0] = lead + lines[0]
@@ -166,4 +150,4 @@ class BlockWriter:
 
 def unpadded_stream(frames: Iterable[Frame]) -> bytes:
     """A whole playback file for ``frames`` (no blocks: for a plain ``-playback`` file)."""
-    return HEADER + RANDOM_SEED_LINE + b"".join(b"".join(frame.lines()) for frame in frames)
+    return HEADER + RANDOM_SEED_LINE + b"".join(b"".join(frame_lines(frame)) for frame in frames)

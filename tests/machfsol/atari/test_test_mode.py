@@ -1,0 +1,78 @@
+"""The test mode's harness on the stand-in machine (no atari800): what it puts in the
+H: folder, types and reads back, and its errors when the program reports one, writes
+nothing, or ran on other memory than reserved. tests/machfsol/atari/test_verify.py
+runs the real programs in atari800."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from a8.emu.emulator import using_backend
+from a8.emu.keys import IDLE
+from a8.emu.script import TypeText
+from machfsol.atari import test_mode
+from machfsol.atari.test_mode import (
+    BOOT_FRAMES,
+    CONFIG_NAME,
+    FRAMES_PER_DEAL,
+    START_FRAMES,
+    AtariTestModeError,
+    run_deals,
+)
+from machfsol.atari.test_player import Deal
+from tests.a8.emu.fake_machine import FakeMachine, HFile
+
+#: A stand-in for the program: its listing is only copied to H:, never run.
+LISTING = "10 REM\n"
+
+
+def run_program(
+    machine: FakeMachine, folder: Path, memlo: int | None = None
+) -> test_mode.TestModeRun:
+    with using_backend(machine):
+        return run_deals(1, [Deal(52, 1)], listing=LISTING, overlay="", folder=folder, memlo=memlo)
+
+
+def test_the_transcripts_and_the_report_are_read_back(tmp_path: Path) -> None:
+    machine = FakeMachine(
+        files=[
+            HFile("T1.TXT", b"SEED 1\x9b", at=300),
+            HFile("MFDONE.TXT", b"DONE 1 FRE 12345 MEMLO 1792\x9b", at=400),
+        ]
+    )
+    run = run_program(machine, tmp_path)
+    assert (run.transcripts, run.free_bytes, run.memlo) == ((b"SEED 1\x9b",), 12345, 1792)
+    assert run.frames == 420  # the first look after frame 400: looks every 30 from 240
+    typed = TypeText('ENTER "H1:MACHFSOL.LST"\n').frames()
+    assert machine.fed[: BOOT_FRAMES + len(typed)] == [IDLE] * BOOT_FRAMES + typed
+    assert (tmp_path / CONFIG_NAME).read_bytes().startswith(b"MFTEST 3\x9b")
+    assert (tmp_path / "MACHFSOL.LST").read_bytes() == b"10 REM\x9bRUN\x9b"
+
+
+def test_an_error_the_program_reports_is_one_line(tmp_path: Path) -> None:
+    machine = FakeMachine(files=[HFile("MFDONE.TXT", b"ERROR 8 AT 100\x9b", at=300)])
+    with pytest.raises(AtariTestModeError, match=r"^MACHFSOL\.1 reported: ERROR 8 AT 100$"):
+        run_program(machine, tmp_path)
+
+
+def test_a_program_that_writes_nothing_ends_at_its_budget(tmp_path: Path) -> None:
+    budget = START_FRAMES + FRAMES_PER_DEAL
+    machine = FakeMachine()
+    with pytest.raises(
+        AtariTestModeError,
+        match=rf"^MACHFSOL\.1 wrote no MFDONE\.TXT in {budget} frames "
+        r"\(emulator: wait-file-timeout\)$",
+    ):
+        run_program(machine, tmp_path)
+    assert machine.runs[0].hdir == tmp_path
+
+
+def test_the_reserved_memory_must_be_the_programs(tmp_path: Path) -> None:
+    report = b"DONE 1 FRE 30000 MEMLO 1792\x9b"
+    machine = FakeMachine(files=[HFile("T1.TXT", b"", at=0), HFile("MFDONE.TXT", report, at=0)])
+    with pytest.raises(AtariTestModeError, match="ran with MEMLO 1792, not the 7276 reserved"):
+        run_program(machine, tmp_path, memlo=0x1C6C)
+    poke = TypeText("POKE 743,108:POKE 744,28:NEW\n").frames()
+    assert machine.fed[BOOT_FRAMES : BOOT_FRAMES + len(poke)] == poke
