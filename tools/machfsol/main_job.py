@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from a8.commandline import docs
-from a8.emu.emulator import find_atari800
+from a8.emu.emulator import require_emulator
 from machfsol.atari.verify import main_job
 from machfsol.engine.autoplay import POLICIES, play
 from machfsol.engine.deal import deal
@@ -55,7 +55,7 @@ def run_main(args: argparse.Namespace) -> int:
     if not 1 <= args.deals <= 1_000_000:
         raise UsageError(f"--deals {args.deals} is not in 1..1000000")
     seeds = parse_seed_list(args.seeds)
-    find_atari800()  # the job ends in the emulator: without it, exit 2 before the demo
+    require_emulator()  # the job ends in the emulator: without it, exit 2 before the demo
     print("MAChFsol reference engine: autoplay demo")
     for number in (1, 2):
         game = variant(number)

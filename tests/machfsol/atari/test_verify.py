@@ -137,7 +137,7 @@ def test_the_default_plan_has_every_deck_size_and_the_longest_numbers() -> None:
     deals = plan.deal_list()
     assert {d.deck_size for d in deals} == set(range(20, 53, 4))
     assert {65537, 2147483646} <= {d.seed for d in deals}
-    assert plan.describe().startswith("seeds 1-60,65537,2147483646 of 52 cards; 1,2 of 48")
+    assert plan.describe().startswith("seeds 1-60,195,386,65537,2147483646 of 52 cards; 1,2 of 48")
 
 
 def test_first_divergence_of_a_cut_transcript() -> None:

@@ -18,7 +18,7 @@ from typing import Any
 from a8.commandline import docs
 from a8.disk.atr import AtrImage
 from a8.emu.cli import add_machine_arguments, check_machine
-from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, find_atari800, resolve_roms
+from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, require_emulator, resolve_roms
 from a8.errors import A8Error
 from a8.files import STDOUT, Output, output_argument, refuse_input_as_output, write_atomically
 from machfsol.atari.basic_game import (
@@ -280,7 +280,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     # test mode's overlay comes from it whatever the disk or program.
     source = read_source(args.source)
     overlay_listing(source)  # a malformed source is one error, before anything starts
-    find_atari800()  # without the emulator: exit 2 (set-up), not 1 ("a deal differs")
+    require_emulator()  # without the emulator: exit 2 (set-up), not 1 ("a deal differs")
     if args.disk is not None:  # booting a file that is no disk would only hang each deal
         _check_disk(args.disk)
     if args.coverage and args.disk is not None:

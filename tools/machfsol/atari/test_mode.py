@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from a8.basic import tokenize
@@ -228,15 +228,8 @@ def run_deals(
         (hdir / OVERLAY_NAME).write_bytes(basic_game.to_atascii(test_code))
         budget = START_FRAMES + FRAMES_PER_DEAL * len(seeds)
         base = options if options is not None else EmulatorOptions()
-        emulator = EmulatorOptions(
-            machine=base.machine,
-            tv=base.tv,
-            basic=True,
-            os_rom=base.os_rom,
-            basic_rom=base.basic_rom,
-            hdir=hdir,
-            timeout_s=max(base.timeout_s, 60.0 + budget / 600),
-            turbo=base.turbo,
+        emulator = replace(
+            base, basic=True, hdir=hdir, timeout_s=max(base.timeout_s, 60.0 + budget / 600)
         )
         script = Script().wait(BOOT_FRAMES)
         if memlo is not None:

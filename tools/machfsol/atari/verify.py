@@ -35,7 +35,7 @@ from typing import Final
 from a8.basic import tokenize
 from a8.basic.convert import LARGEST_LISTING
 from a8.basic.program import Program
-from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, find_atari800
+from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, require_emulator
 from a8.files import write_atomically
 from a8.reading import read_at_most
 from machfsol.atari.basic_game import BasicSource, overlay_listing, to_atascii
@@ -59,14 +59,18 @@ from machfsol.engine.seed_list import format_seed_list
 from machfsol.errors import UsageError
 
 #: What ``machfsol verify`` plays when it is not told (--seeds, --deck): seeds 1-60
-#: and the two that take the longest ways through the deal number (above 65535, and
-#: ten digits) of 52 cards, then two deals of every other deck size (each through the
-#: options). In a minute on two cores (docs/VERIFY.md).
+#: of 52 cards; 195 and 386, where the policy digs deeper than four cards into the
+#: discard pile (found by search: its rarest branch, which seeds 1-60 never reach); the
+#: two that take the longest ways through the deal number (above 65535, and ten
+#: digits); then two deals of every other deck size (each through the options). In a
+#: minute on two cores (docs/VERIFY.md).
 DEFAULT_PLAN: Final = (
-    (52, (*range(1, 61), 65537, 2147483646)),
+    (52, (*range(1, 61), 195, 386, 65537, 2147483646)),
     *((deck, (1, 2)) for deck in range(48, 19, -4)),
 )
-DEFAULT_PLAN_TEXT: Final = "seeds 1-60,65537,2147483646 of 52 cards, 1-2 of every other size"
+DEFAULT_PLAN_TEXT: Final = (
+    "seeds 1-60,195,386,65537,2147483646 of 52 cards, 1-2 of every other size"
+)
 #: The seeds of --deck without --seeds.
 DEFAULT_SEEDS: Final = "1-100"
 DEFAULT_JOBS: Final = 2
@@ -294,7 +298,7 @@ def verify(
     ``stop_on_failure``: once a boot has a failed deal, start no other boot (the
     deals never played are left out of the results): a quick "does anything fail?".
     """
-    find_atari800()  # a missing emulator is one error for all, not one per deal
+    require_emulator()  # a missing emulator is one error for all, not one per deal
     started = time.monotonic()
     queue = deque(plan.batches(jobs))
     stopped: dict[str, int] = {}
