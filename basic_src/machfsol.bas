@@ -138,7 +138,7 @@
 # rules do when the discard pile or the stock has one; a foundation not while undo shows
 # them all afterwards, WD=1: the won game's transfer undone). Keys typed meanwhile wait
 # in the keyboard queue (10150).
-31 IF NOT RP THEN SN=SN+1:US(SN)=SR+F:UD(SN)=DS
+31 IF NOT RP THEN SN=SN+1:US(SN)=SR+F:UD(SN)=DS:SM=SN
 32 IF NOT DI THEN RETURN
 33 Q=DS:GOSUB 51:Q=SR:IF WD THEN IF PK(SR)>3 THEN RETURN
 34 IF PK(SR)=3 THEN IF NOT RP THEN IF WN OR P<=N THEN RETURN
@@ -163,7 +163,7 @@
 # (76). RP=1 while it runs: the steps keep no undo entry, and a step shows no place of a
 # foundation while WD=1 (33), as 76 shows them all. Here, right after the steps: its
 # RETURNs and its loop walk few lines.
-47 RP=(NM>0):IF NOT RP THEN RETURN
+47 RP=(NM>0):IF NOT RP THEN LN$="NOTHING TO UNDO":GOTO 295
 48 SR=UD(SN):DS=US(SN):SN=SN-1:F=0:IF DS>31 THEN DS=DS-32:F=32
 49 GOSUB 60:GOSUB 10:IF F THEN 48
 50 NM=NM-1:RP=0:X=WD:WD=0:ON X GOTO 76:RETURN
@@ -211,6 +211,19 @@
 88 FC=FC+1:S=SU(C):ON LG GOTO 677:IF DI=3 THEN POSITION PX(FF(C)),PY(FF(C)):PRINT CE$(C+C+3,C+C+4);
 89 IF FF(C)<14 THEN AN(S)=C+1:WT(C)=0:WT(C+1)=1:GOTO 85
 90 UN(C)=-1:PT(C)=S:KT(S)=C:KH(S)=NR1:X=TA(C):WT(X)=WT(X)+1:X=TB(C):WT(X)=WT(X)+1:GOTO 85
+# Redo and the move count: here, low in the program, for the same reason (Atari BASIC
+# looks for a GOSUB's or GOTO's line from the program's start).
+# Redo (Y): the next move undone (SN+1, up to SM, the stack's top before the undos),
+# made again as it was: its step, then its forced steps; RP=1: the stack is not pushed.
+91 IF SN>=SM THEN LN$="NOTHING TO REDO":GOTO 295
+92 RP=1:NM=NM+1
+93 SN=SN+1:SR=US(SN):DS=UD(SN):F=0:IF SR>31 THEN SR=SR-32:F=32
+94 GOSUB 60:GOSUB 10:IF SN<SM THEN IF US(SN+1)>31 THEN 93
+95 RP=0:RETURN
+# The moves made, on line 16; during play nothing after them (the end shows its time
+# there, 6835, and keeps it while it is shown: EN=1).
+96 IF EN THEN EN=0:POSITION 12,16:PRINT BL$(1,13);
+97 POSITION 6,16:PRINT NM;"  ";:RETURN
 #
 # ------------------------------------------------------------ autoplay policy
 #
@@ -238,7 +251,7 @@
 105 IF RC THEN 112
 106 IF P>N THEN SR=-1:RETURN
 107 C=D(P):IF NOT AP THEN SR=0:DS=1:RETURN
-108 NM=NM+1:P=P+1:WN=WN+1:W(WN)=C:SN=SN+1:US(SN)=0:UD(SN)=1:IF DI THEN SR=0:DS=1:GOSUB 33
+108 NM=NM+1:P=P+1:WN=WN+1:W(WN)=C:SN=SN+1:US(SN)=0:UD(SN)=1:SM=SN:IF DI THEN SR=0:DS=1:GOSUB 33
 109 IF FF(C) THEN SR=1:DS=FF(C):F=32:GOSUB 19:GOTO 101
 110 IF NOT WT(C) THEN 106
 111 SR=1:GOTO 190
@@ -270,7 +283,7 @@
 123 NEXT I
 124 IF P>N THEN 180
 125 C=D(P):IF NOT AP THEN SR=0:DS=1:RETURN
-126 NM=NM+1:P=P+1:WN=WN+1:W(WN)=C:SN=SN+1:US(SN)=0:UD(SN)=1:IF DI THEN SR=0:DS=1:GOSUB 33
+126 NM=NM+1:P=P+1:WN=WN+1:W(WN)=C:SN=SN+1:US(SN)=0:UD(SN)=1:SM=SN:IF DI THEN SR=0:DS=1:GOSUB 33
 127 IF FF(C) THEN SR=1:DS=FF(C):F=32:GOSUB 19:GOTO 101
 128 IF NOT WT(C) THEN 113
 129 SR=1:GOTO 190
@@ -302,8 +315,8 @@
 # card (73) and each Ace or King that goes up (88) as it puts it there (DI=3); then the
 # discard pile, the prompt's two lines deleted and two blank ones inserted (four
 # characters instead of 78 blanks), the stock, and the whole screen shown again.
-197 DI=3:PF=0:WF=0:WD=0:GOSUB 600:GOSUB 650:POSITION 22,15:PRINT "-- (0)  ";:M8=0:IF M7 THEN GOSUB 298
-198 POSITION 0,18:PRINT "{DELLINE}{DELLINE}{INSLINE}{INSLINE}";:POSITION 6,15:PRINT N-P+1;" ";:Y9=24:GOSUB 8:GOTO 201
+197 DI=3:PF=0:WF=0:WD=0:GOSUB 96:GOSUB 600:GOSUB 650:POSITION 22,15:PRINT "-- (0)  ";:M8=0:IF M7 THEN GOSUB 298
+198 POSITION 0,18:PRINT "{DELLINE}{DELLINE}{INSLINE}{INSLINE}";:POSITION 6,15:PRINT N-P+1;" ";:GOSUB 283:T8=TJ:Y9=24:GOSUB 8:GOTO 201
 # 199: the status line: deal, deck, score; blanks to column 38 over an older, longer one.
 199 POSITION 0,1:PRINT "DEAL ";DS$;"  ";N;" CARDS  WON ";GW;"/";GP;:IF PEEK(85)<39 THEN PRINT BL$(PEEK(85),38);
 200 RETURN
@@ -317,9 +330,10 @@
 # back), the end message's line 18 likewise (M8: it comes with a message on line 17,
 # and both go at once: two lines deleted, two blank ones inserted).
 #
-# The main loop (201): count the deal as played once a move is made, check for the end, read a key.
+# The main loop (201): count the deal as played once a move is made; the moves made
+# (258); the end (6800); read a key.
 201 IF PF=0 THEN IF NM THEN PF=1:GP=GP+1:GOSUB 199
-202 IF P>N THEN GOSUB 6800
+202 GOSUB 97:IF P>N THEN GOSUB 6800
 203 IF TM THEN GOSUB 7200
 204 GET #2,KY
 205 IF KY>96 AND KY<123 THEN KY=KY-32
@@ -328,28 +342,51 @@
 208 IF KY=72 THEN GOSUB 100:GOSUB 6600:GOTO 203
 209 IF KY=80 THEN ON M7>0 GOSUB 298:GOSUB 500:GOTO 201
 # After an undo a move is left (the one undone, at least): no end check.
-210 IF KY=85 THEN ON M7>0 GOSUB 298:GOSUB 47:GOTO 203
-211 IF KY=78 THEN 8000
-212 IF KY=79 THEN 8200
-213 GOSUB 6400:IF SR<0 THEN 6900
-214 GOSUB 60:IF C<0 THEN 6900
-215 LN$="PICKED ":LN$(8)=CD$(C+C+1,C+C+2):LN$(10)=" TO A OR QWER?":GOSUB 295
-216 GET #2,KY
-218 IF KY>96 AND KY<123 THEN KY=KY-32
-# Is the move legal? To its own Ace pile: the card that pile needs next; to a King pile
-# (not from one): a card FA or FB that is that pile's top.
-219 IF KY=65 THEN DS=10+SU(C):OK=(AN(DS-10)=C):GOTO 230
-220 DS=-1:IF KY=81 THEN DS=14
-221 IF KY=87 THEN DS=15
-222 IF KY=69 THEN DS=16
-223 IF KY=82 THEN DS=17
-224 IF DS<0 THEN ON M7>0 GOSUB 298:GOTO 201
-225 K=DS-14:OK=(PT(FA(C))=K OR PT(FB(C))=K):IF SR>13 THEN OK=0
-230 IF OK=0 THEN LN$="NOT A LEGAL MOVE":GOSUB 295:PRINT CHR$(253);:GOTO 203
+210 IF KY=85 THEN ON M7>0 GOSUB 298:GOSUB 47:GOSUB 96:GOTO 203
+211 IF KY=89 THEN ON M7>0 GOSUB 298:GOSUB 91:GOTO 201
+# N, O and T leave the game: asked first while it is in progress (250).
+212 IF KY=78 THEN GOSUB 250:ON OK GOTO 8000:GOTO 203
+213 IF KY=79 THEN GOSUB 250:ON OK GOTO 8200:GOTO 203
+214 IF KY=84 THEN GOSUB 250:ON OK GOTO 8060:GOTO 203
+215 IF KY=63 THEN 6950
+216 GOSUB 6400:IF SR<0 THEN 6900
+217 GOSUB 60:IF C<0 THEN 6900
+# Where card C may go: its Ace pile when that needs it (Y=1), the King piles J, K whose
+# tops take it (-1: none; none for a King pile's own top). One place: the card goes
+# there at once; none: why not (243); two or more: the player says which.
+218 Y=(AN(SU(C))=C):J=-1:K=-1:IF SR<14 THEN J=PT(FA(C)):K=PT(FB(C)):IF K=J THEN K=-1
+219 IF J<0 THEN J=K:K=-1
+220 Z=Y+(J>=0)+(K>=0):IF Z=1 THEN DS=10+SU(C):ON Y=0 GOSUB 239:GOTO 231
+221 IF Z=0 THEN LN$=CD$(C+C+1,C+C+2):LN$(3)=" GOES NOWHERE: ":GOTO 243
+222 LN$="PICKED ":LN$(8)=CD$(C+C+1,C+C+2):LN$(10)=" TO A OR QWER?":GOSUB 295
+223 GET #2,KY:IF KY>96 AND KY<123 THEN KY=KY-32
+224 DS=-1:IF KY=65 THEN DS=10+SU(C):ON Y+1 GOTO 232,231
+225 IF KY=81 THEN DS=14
+226 IF KY=87 THEN DS=15
+227 IF KY=69 THEN DS=16
+228 IF KY=82 THEN DS=17
+229 IF DS<0 THEN ON M7>0 GOSUB 298:GOTO 201
+230 IF DS-14<>J AND DS-14<>K THEN 245
 231 ON M7>0 GOSUB 298:GOSUB 194:GOTO 201
+232 Y9=DS+DS:LN$="NOT ON ":LN$(8)=PL$(Y9+1,Y9+2):LN$(10)=": IT NEEDS ":X=AN(SU(C)):GOTO 244
+236 LN$(23)=" OR ":LN$(27)=CD$(Y+Y+1,Y+Y+2):GOTO 249
+239 DS=14+J:RETURN
 240 REM DRAW: LEGAL WHILE THE STOCK HAS CARDS
-241 OK=0:IF P>N THEN 230
+241 IF P>N THEN LN$="THE STOCK IS EMPTY":GOTO 249
 242 SR=0:DS=1:C=D(P):ON M7>0 GOSUB 298:GOSUB 194:GOTO 201
+# Why a card cannot go where it was sent: its Ace pile needs another card (243), or the
+# King pile chosen (245) is not started, or takes other cards (TA, TB: 53 none;
+# MACHFSOL.1's piles take one card, .2's two). (A King pile's own top goes only to its
+# Ace pile: it is never asked where it goes.)
+243 X=AN(SU(C)):Y9=20+SU(C)+SU(C):LN$(LEN(LN$)+1)=PL$(Y9+1,Y9+2):LN$(LEN(LN$)+1)=" NEEDS "
+244 LN$(LEN(LN$)+1)=CD$(X+X+1,X+X+2):GOTO 249
+245 K=DS-14:Y9=DS+DS:LN$="NOT ON ":LN$(8)=PL$(Y9+1,Y9+2):LN$(10)=": ":X=KT(K)
+247 IF X<0 THEN LN$=PL$(Y9+1,Y9+2):LN$(3)=" HAS NO KING YET":GOTO 249
+248 Y=TA(X):LN$(12)="IT TAKES ":LN$(21)=CD$(Y+Y+1,Y+Y+2):Y=TB(X):IF Y<52 THEN 236
+249 GOSUB 295:PRINT CHR$(253);:GOTO 203
+# A game in progress (moves made, not over: EN=0) is left only after Y (OK=1).
+250 OK=1:IF NM=0 OR EN THEN RETURN
+251 LN$="LEAVE THIS GAME? Y OR N":GOSUB 295:GET #2,KY:OK=(KY=89 OR KY=121):GOTO 298
 #
 # ------------------------------------------------------------ keyboard play: places, keys, undo
 #
@@ -358,16 +395,18 @@
 # new deal uses (showing places, a place's top card, undo itself) stays ahead of the policy.
 #
 # Test mode (overlay, 7500): 270 replays the steps kept (J+1 to U9), writing each one's
-# transcript line after it (DI=0: the step itself writes and shows nothing); 283 reads
-# the jiffy clock (RTCLOK 18-20) into TJ, again if it ticked meanwhile.
+# transcript line after it (DI=0: the step itself writes and shows nothing).
 #T 270 REM REPLAY THE STEPS KEPT
-#T 271 IF J=U9 THEN RETURN
+#T 271 IF J=M9 THEN RETURN
 #T 272 J=J+1:DS=UD(J):SR=US(J):F=0:IF SR>31 THEN SR=SR-32:F=32
 #T 273 GOSUB 60:NM=NM+(F=0):GOSUB 10
-#T 274 PRINT #1;FM$(F/16+1,F/16+2);PN$(P3(SR),P3(SR)+2);PN$(P3(DS),P3(DS)+2);CO$(C+C+1,C+C+2):GOTO 271
+#T 274 PRINT #1;PN$(55+F/16,56+F/16);PN$(P3(SR),P3(SR)+2);PN$(P3(DS),P3(DS)+2);CO$(C+C+1,C+C+2):GOTO 271
 #
-#T 283 TJ=PEEK(20):Y9=PEEK(19)*256+PEEK(18)*65536:IF PEEK(20)<TJ THEN 283
-#T 284 TJ=TJ+Y9:RETURN
+# 283: the game's clock, the jiffies since power-on (RTCLOK, locations 18-20); in
+# test mode TM, which then counts the steps the test mode typed, a second each (7255),
+# so that the time shown is the engine's too.
+283 IF TM THEN TJ=TM:RETURN
+284 TJ=PEEK(18)*65536+PEEK(19)*256+PEEK(20):RETURN
 # 298 clears the line by deleting it and inserting a blank one (the screen editor's
 # CHR$(156) and CHR$(157), two characters): the lines below go up and come back.
 295 REM MESSAGE LINE 17: LN$, OVER THE LAST ONE (M7: ITS LENGTH); 298 CLEARS IT
@@ -422,7 +461,7 @@
 650 REM LAY OUT THE TABLE FROM D() AND DO THE FORCED STEPS OF THE DEAL (NOTHING TO UNDO YET)
 # A new deal number GN: the cards the last deal left in the tableau are no longer marked
 # as there (IT, see 10); V1=1: the policy counts RC and KA afresh (610).
-651 P=1:WN=0:FC=0:NM=0:SN=0:V1=1:GN=GN+1:KE=NR:IF V=2 THEN KE=-1
+651 P=1:WN=0:FC=0:NM=0:SN=0:SM=0:V1=1:GN=GN+1:KE=NR:IF V=2 THEN KE=-1
 # The spaces past TS (TS<8) hold 52; the lay-out (84) sets EM and LO, with no space EM=0.
 652 IF TS<8 THEN T(0)=52:T(1)=52:T(2)=52:T(3)=52:T(4)=52:T(5)=52:T(6)=52:T(7)=52:EM=0
 # A clean table: every card's "wanted" count WT 0 and its King pile PT -1, the King
@@ -453,7 +492,7 @@
 # main loop: a GOSUB and its RETURN up here walk the program from its start.
 6000 REM NEW GAME WITH SEED SE: THE TABLE DRAWN UNSEEN UNDER THE TITLE, THEN SHOWN
 6005 CLOSE #2:OPEN #2,4,0,"K:":TRAP 9000:GRAPHICS 0:POKE 82,0:POKE 752,1:DL=PEEK(560)+256*PEEK(561)
-6010 M7=0:M8=0:PF=0:WF=0:WD=0:CE$="--":CE$(3)=CD$:CE$(107)="--":POSITION 0,0:PRINT TL$
+6010 M7=0:M8=0:PF=0:WF=0:WD=0:EN=0:CE$="--":CE$(3)=CD$:CE$(107)="--":POSITION 0,0:PRINT TL$
 6015 POKE 16,64:POKE 53774,64:GOSUB 199:Y9=2:GOSUB 8:POSITION 0,3:PRINT "ACES      TABLEAU            KINGS"
 # The labels a column at a time, the cursor taken down two lines and back one column
 # between them (no loop: a NEXT here walks the program from its start): the King piles'
@@ -465,12 +504,12 @@
 6028 PRINT SN$(3,3);SL$(17,24);" ";SN$(4,4);SL$(25,32);
 6030 IF SY THEN POSITION 0,2:PRINT "1-9, X=10, S=SOTA, C=CABALLO, R=REY";
 # The discard pile is empty after the lay-out: shown with its label.
-6032 POSITION 0,15:PRINT "STOCK       0 DISCARD -- (0)";
-6034 POSITION 0,20:PRINT "PICK 1-";TS;" 0 QWER, THEN A OR QWER":PRINT "SPACE DRAW  H HINT  P PLAY ALL  U UNDO"
-6036 PRINT "N NEW DEAL  O OPTIONS";:POSITION 3,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";
+6032 POSITION 0,15:PRINT "STOCK       0 DISCARD -- (0)":PRINT "MOVES";
+6034 POSITION 0,20:PRINT "PICK 1-";TS;" 0 QWER, THEN A OR QWER":PRINT "SPACE DRAW  H HINT  P PLAY ALL  ? HELP"
+6036 PRINT "U UNDO Y REDO T RESTART N NEW O OPTIONS";:POSITION 3,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";
 6038 POSITION 30,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";
 6040 DI=3:GOSUB 600:GOSUB 650:DI=1:POSITION PX(0),PY(0):PRINT N-P+1;" ";
-6045 Y9=24:GOSUB 8:GOTO 201
+6045 GOSUB 283:T8=TJ:Y9=24:GOSUB 8:GOTO 201
 #
 # ------------------------------------------------------------ keyboard play
 #
@@ -492,20 +531,49 @@
 # top or a tableau card: exactly when the policy (100) finds one, without working out which.
 6800 REM END OF THE GAME? (NO LEGAL MOVE LEFT)
 6810 IF P<=N THEN RETURN
-6820 IF FC<N THEN GOSUB 100:IF SR>=0 THEN RETURN
+6820 IF FC<N THEN IF V1 THEN GOSUB 610
+6822 IF FC<N THEN IF RC OR KA THEN RETURN
+6824 IF FC<N THEN IF WN THEN IF WT(W(WN)) THEN RETURN
 6830 IF FC=N THEN GOSUB 6870:IF WF=0 THEN GW=GW+1:WF=1:GOSUB 199
-6840 LN$="NO MORE MOVES: ":LN$(16)=STR$(FC):LN$(LEN(LN$)+1)=" CARDS PLACED"
-6850 IF FC=N THEN LN$="YOU WON! ALL CARDS PLACED"
-6860 GOSUB 295:POSITION 0,18:PRINT "N NEW DEAL  U UNDO  O OPTIONS";:M8=1:RETURN
+# The time the game took, from the deal to its end (seconds: 50 jiffies on a PAL
+# machine, GTIA's PAL register's bits 1-3 clear), next to the moves, once (EN=1).
+6835 IF EN THEN 6840
+6836 EN=1:TJ=TM:IF NOT TM THEN TJ=PEEK(18)*65536+PEEK(19)*256+PEEK(20)
+6837 Y9=INT((TJ-T8)/(60-10*(PEEK(53268)<2))):X=INT(Y9/60):Y9=Y9-60*X
+6838 POSITION 12,16:PRINT "TIME ";X;":";:IF Y9<10 THEN PRINT 0;
+6839 PRINT Y9;" ";
+6840 LN$="YOU WON! ALL CARDS PLACED":IF FC<N THEN LN$="NO MORE MOVES: ":LN$(16)=STR$(FC)
+6845 IF FC<N THEN LN$(LEN(LN$)+1)=" CARDS PLACED"
+6860 GOSUB 295:POSITION 0,18:PRINT "N NEW  T RESTART  U UNDO  O OPTIONS";:M8=1:RETURN
 # Won: every card is on a foundation, and the King piles go over to the Ace piles (the
 # final transfer, docs/RULES.md), shown at once: each Ace pile topped by its King, the King
-# piles empty (a suit whose King pile is empty shows that already). Shown only: the
-# position stays as it is; after an undo (WD=1) 6880 shows the foundations as they are.
+# piles empty, written straight, all four suits (no loop, no GOSUB: each GOSUB, RETURN and
+# NEXT makes BASIC look for its line from the program's start, and this deep in the
+# program four turns of a loop cost a player some 20 frames on genuine ROMs). Shown only:
+# the position stays as it is; after an undo (WD=1) 76 shows the foundations as they are.
 6870 REM WON: SHOW THE FINAL TRANSFER
-6872 FOR S=0 TO 3:IF KT(S)>=0 THEN C9=(S*NR+NR1)*2+3:Y=5+2*S:POSITION 3,Y:PRINT CE$(C9,C9+1);:GOSUB 6875
-6873 NEXT S:WD=1:RETURN
-6875 POSITION 30,Y:PRINT "--";:RETURN
+6872 C9=NR1+NR1+3:POSITION 3,5:PRINT CE$(C9,C9+1);:C9=C9+NR+NR:POSITION 3,7:PRINT CE$(C9,C9+1);
+6873 C9=C9+NR+NR:POSITION 3,9:PRINT CE$(C9,C9+1);:C9=C9+NR+NR:POSITION 3,11:PRINT CE$(C9,C9+1);
+6874 POSITION 30,5:PRINT "--";:POSITION 30,7:PRINT "--";:POSITION 30,9:PRINT "--";
+6875 POSITION 30,11:PRINT "--";:WD=1:RETURN
 6900 LN$="PRESS A KEY OF THE HELP BELOW":GOSUB 295:PRINT CHR$(253);:GOTO 203
+# Help (? or HELP): the keys, then the rules in short, on the lines under the table (six
+# deleted and six blank ones inserted); any key turns the page; then the table's own
+# lines come back (201 shows a game's end again).
+6950 POSITION 0,17:PRINT "{DELLINE}{DELLINE}{DELLINE}{DELLINE}{DELLINE}{DELLINE}{INSLINE}{INSLINE}{INSLINE}{INSLINE}{INSLINE}{INSLINE}";:M7=0:M8=0
+6952 PRINT "PICK: 1-8 TABLEAU, 0 DISCARD, QWER KING":PRINT "PILES. IT GOES UP IF IT HAS ONE PLACE,"
+6954 PRINT "ELSE TYPE A (ACE PILE) OR QWER.":PRINT "SPACE DRAW  H HINT  P PLAY ALL  U UNDO"
+6956 PRINT "Y REDO  T RESTART  N NEW  O OPTIONS":PRINT "ANY KEY: THE RULES";:GET #2,KY
+6960 POSITION 0,17:PRINT "{DELLINE}{DELLINE}{DELLINE}{DELLINE}{DELLINE}{DELLINE}{INSLINE}{INSLINE}{INSLINE}{INSLINE}{INSLINE}{INSLINE}";
+#V1 6962 PRINT "ACE PILES GO UP BY SUIT FROM THE ACE.":PRINT "KING PILES: DOWN FROM THE KING, SAME"
+#V1 6964 PRINT "SUIT. ACES AND KINGS GO UP AT ONCE."
+#V2 6962 PRINT "ACE PILES GO UP BY SUIT FROM THE ACE.":PRINT "KING PILES: DOWN FROM THE KING, OTHER"
+#V2 6964 PRINT "COLOUR. ACES AND KINGS GO UP AT ONCE."
+6966 PRINT "A SPACE IS FILLED FROM THE DISCARD":PRINT "PILE, ELSE THE STOCK. WIN: ALL UP."
+6968 PRINT "ANY KEY: BACK TO THE GAME";:GET #2,KY
+6970 POSITION 0,17:PRINT "{DELLINE}{DELLINE}{DELLINE}{DELLINE}{DELLINE}{DELLINE}{INSLINE}{INSLINE}{INSLINE}{INSLINE}{INSLINE}{INSLINE}";
+6972 POSITION 0,20:PRINT "PICK 1-";TS;" 0 QWER, THEN A OR QWER":PRINT "SPACE DRAW  H HINT  P PLAY ALL  ? HELP"
+6974 PRINT "U UNDO Y REDO T RESTART N NEW O OPTIONS";:GOTO 201
 #
 # ------------------------------------------------------------ test mode
 #
@@ -534,12 +602,12 @@
 # own: from the step's last key typed (T0) to its next GET, summed in T3 from the step
 # that deals (DQ=1 until its end, then 2: T1 is its time; -1 for none). Keys click on
 # the OS's keyboard GET: not here (NOCLIK).
-#T 7000 DIM CO$(104),PN$(54),F$(20),SC$(4),FM$(4),RS$(8),SS(450):SC$="SHCD":FM$="M F ":RS$="WON LOST"
-#T 7005 PN$="S  W  T1 T2 T3 T4 T5 T6 T7 T8 AS AH AC AD KS KH KC KD ":GOSUB 10150:GOSUB 11150
+#T 7000 DIM CO$(104),PN$(70),SS(450)
+#T 7005 PN$="S  W  T1 T2 T3 T4 T5 T6 T7 T8 AS AH AC AD KS KH KC KD M F WON LOSTSHCD":GOSUB 10150:GOSUB 11150
 #T 7010 K9=0:NS=0:DQ=0:T0=0:T3=0:CK=0:POKE 731,1:TRAP 7900:INPUT #4;L$:IF L$<>"MFTEST 4" THEN 7880
 #T 7020 GOTO 6000
 # (The program's line 203 calls 7200, in test mode only: IF TM THEN GOSUB 7200.)
-#T 7200 GOSUB 283:T3=T3+TJ-T0:IF DQ=1 THEN T1=T3:DQ=2
+#T 7200 GOSUB 7690:T3=T3+TJ-T0:IF DQ=1 THEN T1=T3:DQ=2
 #T 7205 NS=NS+1:SS(NS)=USR(ADR("{CODE screen_sum.s}"))
 #T 7210 TRAP 7800:INPUT #4;L$:TRAP 7900:IF L$="END" THEN 7800
 #T 7220 IF L$="T" THEN 7500
@@ -549,7 +617,7 @@
 #T 7236 IF L$(1,2)="S " THEN 7300
 #T 7240 IF L$(1,2)<>"K " THEN 7880
 #T 7250 IF CK THEN CK=0:C9=USR(KI,2,60)
-#T 7255 FOR I=3 TO LEN(L$):C9=USR(KI,2,ASC(L$(I))-48):NEXT I:GOSUB 283:T0=TJ:RETURN
+#T 7255 FOR I=3 TO LEN(L$):C9=USR(KI,2,ASC(L$(I))-48):NEXT I:GOSUB 7690:T0=TJ:TM=TM+60-10*(PEEK(53268)<2):RETURN
 # "S <deck> <F|S> <U|L>": the table and the case the next deal is played in, whatever
 # the table before (so a deal's lines play the same after a boot): the keys that make
 # them (CAPS, then O, D until the deck size, S, RETURN), a step of their own when the
@@ -562,9 +630,9 @@
 # The deal is over: its transcript, written from the steps kept for undo (the game is
 # laid out again and replayed, 270: the very steps that were made), its timing, and
 # the screen's checksums since the last transcript (SCREEN lines, five a line).
-#T 7500 K9=K9+1:F$="H1:T":F$(5)=STR$(K9):F$(LEN(F$)+1)=".TXT":OPEN #1,8,0,F$:GOSUB 7600
-#T 7510 U9=SN:LG=1:DI=2:RP=1:GOSUB 650:J=0:DI=0:GOSUB 270:LG=0:RP=0:DI=1
-#T 7520 PRINT #1;"RESULT ";RS$(1+4*(FC<N),4+4*(FC<N));" ";FC;" MOVES ";NM
+#T 7500 K9=K9+1:LN$="H1:T":LN$(5)=STR$(K9):LN$(LEN(LN$)+1)=".TXT":OPEN #1,8,0,LN$:GOSUB 7600
+#T 7510 M9=SN:LG=1:DI=2:RP=1:GOSUB 650:J=0:DI=0:GOSUB 270:LG=0:RP=0:DI=1
+#T 7520 PRINT #1;"RESULT ";PN$(59+4*(FC<N),62+4*(FC<N));" ";FC;" MOVES ";NM
 #T 7530 IF T1>=0 THEN PRINT #1;"JIFFIES DEAL ";T1:PRINT #1;"JIFFIES PLAY ";T3-T1
 #T 7535 PRINT #1;"JIFFIES GAME ";T3
 #T 7540 FOR I=1 TO NS STEP 5:PRINT #1;"SCREEN";:FOR J=I TO I+4:IF J<=NS THEN PRINT #1;" ";SS(J);
@@ -578,14 +646,17 @@
 # (machfsol verify --coverage, machfsol/atari/coverage.py), written as 0s and 1s.
 #T 7700 X=VAL(L$(3,7)):Z=VAL(L$(9,13)):OPEN #1,8,0,"H1:MFCOVER.TXT"
 #T 7710 FOR I=X TO X+Z-1:PRINT #1;CHR$(48+PEEK(I));:NEXT I:PRINT #1:CLOSE #1:GOTO 7210
+# The real clock, for the test mode's own timing: RTCLOK read again if it ticked meanwhile.
+#T 7690 TJ=PEEK(20):Y9=PEEK(19)*256+PEEK(18)*65536:IF PEEK(20)<TJ THEN 7690
+#T 7695 TJ=TJ+Y9:RETURN
 #T 7800 REM END OF THE CONFIGURATION: WRITE THE DONE MARKER
 #T 7810 TRAP 40000:CLOSE #4:OPEN #1,8,0,"H1:MFDONE.TXT":PRINT #1;"DONE ";K9;" FRE ";FE;
 #T 7820 PRINT #1;" MEMLO ";PEEK(743)+256*PEEK(744):CLOSE #1:X=USR(KI,0):END
 #T 7880 REM NOT A LINE OF THE CONFIGURATION: SAY WHICH IN THE DONE MARKER
 #T 7885 TRAP 40000:CLOSE #1:CLOSE #4:OPEN #1,8,0,"H1:MFDONE.TXT":PRINT #1;"BAD LINE ";L$:CLOSE #1:X=USR(KI,0):END
 #T 7900 REM ANY ERROR (CONFIGURATION, I/O, THE GAME): ITS CODE AND LINE IN THE DONE MARKER
-#T 7910 TRAP 40000:ER=PEEK(195):EL=PEEK(186)+256*PEEK(187):CLOSE #1:CLOSE #4:OPEN #1,8,0,"H1:MFDONE.TXT"
-#T 7920 PRINT #1;"ERROR ";ER;" AT ";EL:CLOSE #1:X=USR(KI,0):END
+#T 7910 TRAP 40000:X=PEEK(195):Y9=PEEK(186)+256*PEEK(187):CLOSE #1:CLOSE #4:OPEN #1,8,0,"H1:MFDONE.TXT"
+#T 7920 PRINT #1;"ERROR ";X;" AT ";Y9:CLOSE #1:X=USR(KI,0):END
 #
 # ------------------------------------------------------------ new deal, options
 #
@@ -616,6 +687,8 @@
 # POSITION a place).
 8055 SE=Z:GOSUB 199:Y9=2:GOSUB 8:POSITION 3,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";
 8056 POSITION 30,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";:GOTO 197
+# T: the same deal again, as a new deal.
+8060 Z=SE:GOTO 8055
 8200 REM OPTIONS: DECK SIZE AND CARD STYLE, THEN A NEW GAME OF THE SAME DEAL
 8210 PRINT CHR$(125):POSITION 0,2:PRINT TL$:POSITION 0,5:PRINT "OPTIONS"
 8220 POSITION 0,7:PRINT "D  DECK SIZE  ";N;" CARDS "
@@ -729,7 +802,7 @@
 # In test mode the overlay's 11150 goes on: the transcript's card names CO$.
 11140 IF TM=0 THEN RETURN
 #T 11150 REM THE TRANSCRIPT'S CARD NAMES (TEST MODE ONLY): RANK LETTER, SUIT LETTER
-#T 11160 FOR C=0 TO N-1:CO$(C+C+1)=RL$(RK(C)+1,RK(C)+1):CO$(C+C+2)=SC$(SU(C)+1,SU(C)+1):NEXT C
+#T 11160 FOR C=0 TO N-1:CO$(C+C+1)=RL$(RK(C)+1,RK(C)+1):CO$(C+C+2)=PN$(67+SU(C),67+SU(C)):NEXT C
 #T 11170 FOR I=0 TO 17:P3(I)=3*I+1:NEXT I:RETURN
 11900 DATA 52,A23456789TJQK,123456789XSCR,48,A23456789JQK,123456789SCR
 11910 DATA 44,A2345678JQK,12345678SCR,40,A234567JQK,1234567SCR,36,A6789TJQK,16789XSCR

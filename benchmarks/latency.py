@@ -23,11 +23,14 @@ For each program, what a player does, every time, not a sample:
    drive's timing);
 2. for each deal of ``--seeds``, one boot plays: a new deal (``N``, the number,
    RETURN: timed from RETURN); the autoplay policy's whole game typed key by key
-   without hints, every key timed (a draw; a card's source key, "pick", and its
-   destination key, "card move"; the game's last move, after which the program
-   shows the end, on its own row); then undo at every depth, from the played-out game
-   back to the deal, each undo timed, and a hint (``H``) timed at every position on
-   the way; play-all (``P``) from the deal until the end message; the same game again,
+   without hints, every key timed (a draw; a card with one place to go, its one
+   key, "card move"; a card with two, its source key, "pick", and the destination
+   key; the game's last move, after which the program shows the end, on its own
+   row), with the help's pages (``?``, SPACE, SPACE) and the question a restart
+   asks, answered N, after the first move; then undo at every depth, from the
+   played-out game back to the deal, each undo timed, and a hint (``H``) timed at
+   every position on the way; redo (``Y``) at every depth to the end; one undo and
+   a restart (``T``, ``Y``) back to the deal; play-all (``P``) from the deal until the end message; the same game again,
    every key typed at once at 12 keys a second without waiting (the keyboard queue
    must keep them all, in order: the keys the OS took are counted, the table at the
    end must be the engine's), timed from its last key; and a short burst, SPACE
@@ -68,7 +71,7 @@ from a8.emu.keywait import KeyEvent, KeyPress, frames_between
 from a8.emu.script import KEY_GAP_FRAMES, KEY_HOLD_FRAMES, MAX_FRAMES, Script
 from machfsol.atari.basic_game import read_source
 from machfsol.atari.build import game_programs, title_of
-from machfsol.atari.keyboard_game import keys_of
+from machfsol.atari.test_player import HELP_KEYS, keys_for
 from machfsol.atari.screen_table import TableReadError, TableView
 from machfsol.atari.verify import game_disk
 from machfsol.engine.autoplay import choose_move
@@ -80,13 +83,17 @@ MENU = "menu choice until the first table (SIO patch)"
 MENU_SERIAL = "menu choice until the first table (real serial I/O)"
 NEW_DEAL = "new deal: RETURN after the number"
 DRAW = "draw (SPACE)"
-CARD_MOVE = "card move (destination key)"
+CARD_MOVE = "card move (its one key, or the destination key)"
 MOVE = "move: draw or card move"
 LAST_MOVE = "the game's last move (the end shown)"
-PICK = "pick a card (source key)"
+PICK = "pick a card with two places (source key)"
 HINT = "hint (H), at every position"
 UNDO = "undo, at every depth"
 UNDO_PLAYED_OUT = "undo after a played-out game"
+REDO = "redo (Y), at every depth"
+HELP = "help (?) and its pages (SPACE)"
+CONFIRM = "leave the game? (T asks, N answers)"
+RESTART = "restart the deal (T, then Y)"
 PLAY_ALL = "play all, until the end message"
 TYPED_AHEAD = "a whole game typed ahead at 12 keys/s, from its last key"
 BURST = "burst: 3 x SPACE 10 frames apart, until ready"
@@ -104,6 +111,10 @@ ACTIONS: Final = (
     HINT,
     UNDO,
     UNDO_PLAYED_OUT,
+    REDO,
+    HELP,
+    CONFIRM,
+    RESTART,
     PLAY_ALL,
     TYPED_AHEAD,
     BURST,
@@ -122,6 +133,10 @@ TARGETS: Final[dict[str, tuple[int | None, int | None]]] = {
     HINT: (30, 60),
     UNDO: (None, 45),
     UNDO_PLAYED_OUT: (None, 45),
+    REDO: (None, 45),
+    HELP: (30, 60),
+    CONFIRM: (30, 60),
+    RESTART: (None, 90),
     PLAY_ALL: (None, 3000),
     NEW_DEAL_FRESH: (None, 90),
     NEW_DEAL_PLAYED_OUT: (None, 90),
@@ -144,6 +159,10 @@ GENUINE_RATIO: Final = {
     HINT: 2.90,
     UNDO: 2.85,
     UNDO_PLAYED_OUT: 2.58,
+    REDO: 2.85,
+    HELP: 2.80,
+    CONFIRM: 2.80,
+    RESTART: 2.28,
     PLAY_ALL: 3.07,
     TYPED_AHEAD: 7.57,
     BURST: 1.92,
@@ -227,28 +246,43 @@ def policy_game(game: int, seed: int) -> list[Move]:
 
 
 def game_session(game: int, seed: int) -> Session:
-    """Boot, menu, new deal, the game key by key, undo to the deal with a hint at every
-    position, play-all, the game typed ahead, a burst (see the module docstring)."""
+    """Boot, menu, new deal, the game key by key (the help's pages and a question
+    answered N on the way), undo to the deal with a hint at every position, redo to
+    the end, restart, play-all, the game typed ahead, a burst (the module docstring)."""
     session = Session(Script().wait_for_text(title_of(game), START_FRAMES))
     session.type(str(game), MENU, START_FRAMES)
     session.expect.append((0, table_of(game, 1, ())))  # the game starts with deal 1
     session.new_deal(game, seed)
     moves = policy_game(game, seed)
+    position = Position.from_seed(seed, variant(game))
+    typed: list[str] = []
     for number, move in enumerate(moves, start=1):
-        keys = keys_of(move)
+        keys = [" " if key == "SPACE" else key for key in keys_for(position, move)]
+        typed.extend(keys)
+        position.push(move)
         last = number == len(moves)  # the program then shows the end (and a win)
-        if move.is_draw:
-            session.type(keys, LAST_MOVE if last else DRAW)
-        else:
+        if len(keys) == 2:
             session.type(keys[0], PICK)
-            session.type(keys[1], LAST_MOVE if last else CARD_MOVE)
+        session.type(keys[-1], LAST_MOVE if last else DRAW if move.is_draw else CARD_MOVE)
+        if number == 1 and not last:  # a game in progress: the help, and a question
+            for key in HELP_KEYS:
+                session.type(" " if key == "SPACE" else key, HELP)
+            session.type("T", CONFIRM)
+            session.type("N", CONFIRM)
     for depth in range(len(moves), 0, -1):
         session.type("U", UNDO_PLAYED_OUT if depth == len(moves) else UNDO)
         session.type("H", HINT)
     session.expect.append((session.presses - 1, table_of(game, seed, ())))
+    for _ in moves:
+        session.type("Y", REDO)
+    session.expect.append((session.presses - 1, table_of(game, seed, moves)))
+    session.type("U")  # a game in progress again: restart asks first
+    session.type("T", CONFIRM)
+    session.type("Y", RESTART)
+    session.expect.append((session.presses - 1, table_of(game, seed, ())))
     session.play_all()
     session.new_deal(game, seed)
-    session.typed_ahead("".join(keys_of(move) for move in moves), table_of(game, seed, moves))
+    session.typed_ahead("".join(typed), table_of(game, seed, moves))
     session.new_deal(game, seed)
     burst = Script().type(" ")
     for _ in range(BURST_KEYS - 1):  # a typed key takes KEY_HOLD + KEY_GAP frames

@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from a8.basic import tokenize
+from a8.emu.keys import named_keystroke
 from a8.basic.atascii import from_text
 from a8.basic.program import Program
 from a8.basic.tokens import TOK_REM
@@ -210,6 +211,7 @@ def test_the_two_games_differ_only_in_title_king_rule_and_distance() -> None:
         # pile in variant 1 and at every King pile in variant 2 (KH(K): the rank of King
         # pile K's top).
         marks = ("REM", "TL$", "FA(C)=", "KH(", "X=1+NR*(1-RD)-J", "Q=X-2", "FB(0)=52")
+        marks += ("KING PILES: DOWN FROM THE KING", "ACES AND KINGS GO UP")  # the help
         assert any(mark in one[number] or mark in two[number] for mark in marks), number
     # The King-pile rule is the table of cards each card may go on: the same suit's next
     # rank in variant 1 (and no second card: FB is 52 for all, set with TB at 11045), the
@@ -285,9 +287,12 @@ def test_test_mode_refuses_bad_deals(make: Callable[[], Deal], message: str) -> 
         make()
 
 
-def test_a_key_with_shift_cannot_be_typed_by_the_test_mode() -> None:
-    with pytest.raises(MachfsolError, match="without SHIFT or CONTROL"):
-        key_character("SHIFT-A")
+def test_a_key_with_control_cannot_be_typed_by_the_test_mode() -> None:
+    """SHIFT is typed (``?`` is SHIFT-/), CONTROL is not: the configuration's one
+    character per key has room for codes below 128 only."""
+    assert key_character("SHIFT-A") == chr(48 + 64 + named_keystroke("A").code)
+    with pytest.raises(MachfsolError, match="no key with CONTROL"):
+        key_character("CTRL-A")
 
 
 @pytest.mark.parametrize("variant", basic_game.VARIANTS)

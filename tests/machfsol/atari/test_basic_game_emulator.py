@@ -94,20 +94,21 @@ def _screens(variant: int, folder: Path, keys: list[tuple[str, int]]) -> list[st
 @pytest.mark.emulator
 @pytest.mark.slow
 def test_keyboard_play(atari800: str, tmp_path: Path) -> None:
-    """Hint, draw, a move, an illegal move, undo, a wrong key, play all, new deal, options."""
+    """Hint, draws, a one-key move, a card with nowhere to go, undo, redo, a wrong key,
+    play all, new deal, options."""
     keys = [
         ("H", 60),  # 1 hint
         (" ", 60),  # 2-4 three draws: the Aces of spades and clubs come out
         (" ", 60),
         (" ", 60),
-        ("5", 30),  # 5 pick the 2 of spades ...
-        ("A", 120),  # 6 ... onto its Ace pile
-        ("5", 30),  # 7 the 9 of hearts that replaced it ...
-        ("W", 60),  # 8 ... cannot go on the King of hearts
-        ("U", 300),  # 9 undo the 2 of spades
+        ("5", 120),  # 5 the 2 of spades: one place to go, its Ace pile, so it goes
+        ("5", 60),  # 6 the 9 of hearts that replaced it goes nowhere yet
+        ("U", 300),  # 7 undo the 2 of spades
+        ("Y", 300),  # 8 redo it
+        ("U", 300),  # 9 and undo it again
         ("Z", 60),  # 10 a key that means nothing
         ("P", 5000),  # 11 play all: deal 1 is won by the policy
-        ("N", 60),  # 12 new deal 12345
+        ("N", 60),  # 12 new deal 12345 (the game is over: no question)
         ("12345\n", 600),
         ("O", 60),  # 14 options: Spanish cards
         ("S", 30),
@@ -120,12 +121,17 @@ def test_keyboard_play(atari800: str, tmp_path: Path) -> None:
     assert "1 8\u2665      5 2\u2660" in start  # the engine's deal 1: 8H ... 2S
     assert "HINT: DRAW (SPACE)" in screens[1]
     assert "STOCK 40" in screens[4]
-    assert "\u2660  2\u2660" in screens[6]  # 2 of spades on the spade Ace pile
-    assert "WON 0/1" in screens[6]  # a move makes the deal count as played
-    assert "NOT A LEGAL MOVE" in screens[8]
-    assert "\u2660  A\u2660" in screens[9] and "5 2\u2660" in screens[9]
+    assert "\u2660  2\u2660" in screens[5]  # 2 of spades on the spade Ace pile
+    assert "WON 0/1" in screens[5]  # a move makes the deal count as played
+    assert "MOVES 4" in screens[5]
+    assert "9\u2665 GOES NOWHERE: " in screens[6]
+    assert "\u2660  A\u2660" in screens[7] and "5 2\u2660" in screens[7]
+    assert "MOVES 3" in screens[7]
+    assert "\u2660  2\u2660" in screens[8] and "MOVES 4" in screens[8]
+    assert "\u2660  A\u2660" in screens[9]
     assert "PRESS A KEY OF THE HELP BELOW" in screens[10]
     assert "YOU WON! ALL CARDS PLACED" in screens[11] and "WON 1/1" in screens[11]
+    assert "TIME " in screens[11]
     # ... and the King piles have gone over to the Ace piles, as the rules allow.
     for suit in "\u2660\u2665\u2663\u2666":
         assert f"{suit}  K{suit}" in screens[11]

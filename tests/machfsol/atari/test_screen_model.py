@@ -75,9 +75,9 @@ def test_counts_messages_and_the_score() -> None:
     assert diagnose(screen, _with(screen, 15, 6, f"{stock + 1:<3}".encode())) == (
         f"the stock: the screen shows {stock + 1}, the engine has {stock}"
     )
-    hinted = replace(screen, message=b"NOT A LEGAL MOVE")
+    hinted = replace(screen, message=b"THE STOCK IS EMPTY")
     assert diagnose(screen, hinted.checksum()) == (
-        "the message line shows 'NOT A LEGAL MOVE', the engine's none"
+        "the message line shows 'THE STOCK IS EMPTY', the engine's none"
     )
     assert diagnose(screen, replace(screen, won=2, played=5).checksum()) == (
         "the status line shows WON 2/5, the engine's WON 1/4"

@@ -8,13 +8,16 @@ import pytest
 
 from machfsol.atari.screen_model import END_KEYS
 from machfsol.atari.test_player import (
+    HELP_KEYS,
     LARGEST_DEAL,
     NO_COMMAND,
-    NOT_LEGAL,
+    NO_REDO,
+    NO_STOCK,
+    NO_UNDO,
     Deal,
     Step,
     expected_steps,
-    keys_of,
+    keys_for,
 )
 from machfsol.engine.autoplay import play
 from machfsol.engine.rules import Move, Place, Position, variant
@@ -33,33 +36,48 @@ def _moves(game: int, seed: int, deck: int = 52) -> list[Move]:
     return list(play(Position.from_seed(seed, variant(game), deck)).move_stack)
 
 
+def _keys(game: int, seed: int, deck: int = 52) -> list[tuple[str, ...]]:
+    """The keys of the policy's moves, each in its position."""
+    position = Position.from_seed(seed, variant(game), deck)
+    keys = []
+    for move in _moves(game, seed, deck):
+        keys.append(keys_for(position, move))
+        position.push(move)
+    return keys
+
+
 def test_a_plain_deal_is_its_number_then_the_policys_moves() -> None:
     (steps,) = _steps(1, Deal(52, 7))
     assert steps[0].keys == () and steps[0].what == "the first table (deal 1)"
     assert steps[1].keys == ("N", "7", "RETURN") and steps[1].starts_deal
-    moves = _moves(1, 7)
-    assert [step.keys for step in steps[2:]] == [keys_of(move) for move in moves]
+    assert [step.keys for step in steps[2:]] == _keys(1, 7)
     last = steps[-1].screen
     assert last is not None and last.end_keys and last.played == 1
+    # the time it took: a second a step typed in test mode, from the deal's step
+    assert last.time == len(steps) - 2
     assert last.message.startswith(b"NO MORE MOVES") or last.message.startswith(b"YOU WON")
 
 
 def test_the_deal_on_the_table_is_played_as_it_is() -> None:
     first, second = _steps(1, Deal(52, 1), Deal(40, 1))
-    assert first[1].keys == keys_of(_moves(1, 1)[0]) and first[1].begins
+    assert first[1].keys == _keys(1, 1)[0] and first[1].begins
     assert not any(step.starts_deal for step in first)
     options, move = second[:2]
     assert options.keys == ("O", "D", "D", "D", "RETURN")
-    assert move.begins and move.keys == keys_of(_moves(1, 1, 40)[0])
+    assert move.begins and move.keys == _keys(1, 1, 40)[0]
     (typed,) = _steps(1, Deal(52, 1, "N"))  # the long way types it all the same
     assert typed[3].starts_deal
 
 
-def test_keys_of_moves() -> None:
-    assert keys_of(Move(Place.S, Place.W)) == ("SPACE",)
-    assert keys_of(Move(Place.T3, Place.AH)) == ("3", "A")
-    assert keys_of(Move(Place.W, Place.KC)) == ("0", "E")
-    assert keys_of(Move(Place.KD, Place.AD)) == ("R", "A")
+def test_a_card_with_one_place_goes_there_at_its_key() -> None:
+    position = Position.from_seed(1, variant(1))
+    assert keys_for(position, Move(Place.S, Place.W)) == ("SPACE",)
+    for move in position.legal_moves():
+        if move.is_draw:
+            continue
+        places = {m.destination for m in position.legal_moves() if m.source == move.source}
+        keys = keys_for(position, move)
+        assert len(keys) == (1 if len(places) == 1 else 2), move
 
 
 def test_the_score_counts_deals_played_and_won_across_a_boot() -> None:
@@ -97,12 +115,14 @@ def test_hints_undos_and_play_all() -> None:
     hints = [step for step in hinted if step.keys == ("H",)]
     moves = _moves(1, 7)
     undos = [step for step in hinted if step.keys == ("U",)]
+    redos = [step for step in hinted if step.keys == ("Y",)]
+    assert len(redos) == (len(moves) // 7 + 1) // 2  # every other undo is redone
     assert len(undos) == len(moves) // 7
     # a hint before every move, before every move typed again, and at the end
     assert len(hints) == len(moves) + len(undos) + 1
     assert hints[-1].screen is not None and hints[-1].screen.message == b"NO MOVE LEFT"
     (played,) = _steps(1, Deal(52, 7, "P"))
-    assert [step.keys for step in played[2:12]] == [keys_of(m) for m in moves[:10]]
+    assert [step.keys for step in played[2:12]] == _keys(1, 7)[:10]
     assert played[12].keys == ("P",) and len(played) == 13
 
 
@@ -128,15 +148,22 @@ def test_lower_case_deals_start_and_end_with_caps() -> None:
 
 def test_mistakes_leave_the_table_and_say_why() -> None:
     (steps,) = _steps(2, Deal(52, 3, "E"))
-    assert steps[2].keys == ("U",)  # nothing to undo yet
+    assert steps[2].keys == ("U",) and steps[3].keys == ("Y",)  # nothing to undo, redo
     messages = {step.screen.message for step in steps if step.screen is not None}
-    assert {NOT_LEGAL, NO_COMMAND} <= messages
+    assert {NO_UNDO, NO_REDO, NO_COMMAND, NO_STOCK} <= messages
     kinds = " ".join(step.what for step in steps)
-    for what in ("not legal", "no command", "picked, then SPACE", "not the policy's move"):
+    for what in ("no command", "not the policy's move", "the help", "the deal again"):
         assert what in kinds, what
-    # at the end: SPACE, H, P, the last move undone and made again
-    assert [step.keys for step in steps[-5:-1]] == [("SPACE",), ("H",), ("P",), ("U",)]
-    assert _sum(steps[-1]) == _sum(steps[-3])  # the end again, as after P
+    asked = [step for step in steps if step.keys in (("N", "N"), ("O", "N"))]
+    assert len(asked) == 2  # refused at the question: the table as it was
+    assert any(step.keys == HELP_KEYS for step in steps)
+    # at the end: SPACE, H, P, the help, the last move undone and redone
+    assert [step.keys for step in steps[-6:]] == [
+        ("SPACE",), ("H",), ("P",), HELP_KEYS, ("U",), ("Y",)
+    ]  # fmt: skip
+    end, again = steps[-4].screen, steps[-1].screen  # the end again, as after P ...
+    assert end is not None and again is not None and end.message == again.message
+    assert end.time is not None and again.time is not None and again.time > end.time  # ... later
 
 
 @pytest.mark.parametrize("game", [1, 2])
@@ -148,9 +175,9 @@ def test_a_mistake_is_never_a_move(game: int) -> None:
         for before, step in zip(steps, steps[1:], strict=False):
             if step.screen is None or before.screen is None:
                 continue
-            if step.screen.message in (NOT_LEGAL, NO_COMMAND):
+            if step.screen.message in (NO_STOCK, NO_COMMAND):
                 assert step.screen.position.key() == before.screen.position.key()
 
 
 def test_the_end_keys_are_what_the_game_prints() -> None:
-    assert END_KEYS == "N NEW DEAL  U UNDO  O OPTIONS"
+    assert END_KEYS == "N NEW  T RESTART  U UNDO  O OPTIONS"

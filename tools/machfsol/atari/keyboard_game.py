@@ -36,6 +36,7 @@ from typing import Final
 from a8.emu.emulator import EmulatorOptions, run
 from a8.emu.script import Script
 from machfsol.atari.screen_table import KING_KEYS, TableReadError, TableView
+from machfsol.atari.test_player import keys_for
 from machfsol.atari.verify_batch import (
     MIN_FRAMES_PER_WALL_SECOND,
     PROGRAM_NAME,
@@ -58,7 +59,9 @@ SCREEN_FILE: Final = "final.png"
 
 
 def keys_of(move: Move) -> str:
-    """The keys that make ``move`` in the game."""
+    """The keys that make ``move``, a source key and a destination key always (the
+    terminal game's spelling; the Atari game takes a card with one place to go at its
+    source key alone: :func:`machfsol.atari.test_player.keys_for`)."""
     if move.is_draw:
         return " "
     return _source_key(move.source) + _destination_key(move.destination)
@@ -131,13 +134,17 @@ class KeyboardGame:
         return TableView.of_position(position)
 
     def keys(self) -> list[str]:
-        """Every key typed after the deal number, in order."""
+        """Every key typed after the deal number, in order (a card with one place to go
+        moves at its source key alone)."""
+        position = Position.from_seed(self.seed, variant(self.variant))
         typed: list[str] = []
         for number, move in enumerate(self.moves, start=1):
-            typed.extend(keys_of(move))
+            keys = [" " if key == "SPACE" else key for key in keys_for(position, move)]
+            typed.extend(keys)
+            position.push(move)
             if self.undo_every and number % self.undo_every == 0:
                 typed.append("U")
-                typed.extend(keys_of(move))
+                typed.extend(keys)
         typed.extend("U" * min(self.undo_last, len(self.moves)))
         return typed
 

@@ -19,7 +19,8 @@ The 24 rows of 40 characters, in ATASCII (red cards and suits in inverse video, 
   keys at 10 and 20 with their spaces at 12 and 22 (the first half of the spaces in
   the left column), its King pile's top at 30 and the pile's key (Q W E R) at 33;
 * 13 the suits' names; 15 ``STOCK n`` (the count at column 6), the discard pile's key
-  ``0`` at 12, ``DISCARD`` and its top and size at 22;
+  ``0`` at 12, ``DISCARD`` and its top and size at 22; 16 ``MOVES n``, and at a game's
+  end ``TIME m:ss`` at 12;
 * 17 the message line, 18 the end's keys, 20-22 the keys' help.
 """
 
@@ -30,7 +31,7 @@ from typing import Final
 
 from machfsol.atari.screen_sum import fletcher
 from machfsol.engine.cards import Card, Suit
-from machfsol.engine.rules import Move, Position
+from machfsol.engine.rules import Move, Place, Position
 
 WIDTH: Final = 40
 HEIGHT: Final = 24
@@ -47,8 +48,8 @@ SPANISH_RANKS: Final = {"A": "1", "T": "X", "J": "S", "Q": "C", "K": "R"}
 PLACE_NAMES: Final = "S W T1T2T3T4T5T6T7T8ASAHACADKSKHKCKD"
 KING_KEYS: Final = "QWER"
 EMPTY: Final = b"--"
-END_KEYS: Final = "N NEW DEAL  U UNDO  O OPTIONS"
-HELP: Final = ("SPACE DRAW  H HINT  P PLAY ALL  U UNDO", "N NEW DEAL  O OPTIONS")
+END_KEYS: Final = "N NEW  T RESTART  U UNDO  O OPTIONS"
+HELP: Final = ("SPACE DRAW  H HINT  P PLAY ALL  ? HELP", "U UNDO Y REDO T RESTART N NEW O OPTIONS")
 
 
 def card_cell(card: Card | None, spanish: bool) -> bytes:
@@ -75,6 +76,58 @@ def hint_text(move: Move | None, card: Card | None, spanish: bool) -> bytes:
     return b"HINT: " + card_cell(card, spanish) + b" " + source + b" TO " + destination
 
 
+def _pile_name(place: Place) -> bytes:
+    return PLACE_NAMES[2 * place : 2 * place + 2].encode()
+
+
+def _needed(position: Position, card: Card) -> Card:
+    """The card the Ace pile of ``card``'s suit needs next."""
+    deck = position.deck
+    height = len(position.ace_piles()[card.suit])
+    return deck.card(card.suit * deck.rank_count + height)
+
+
+def nowhere_text(position: Position, card: Card, spanish: bool) -> bytes:
+    """A card picked that no place takes (program lines 221, 243)."""
+    pile = _pile_name(Place(Place.AS + card.suit))
+    needed = card_cell(_needed(position, card), spanish)
+    return card_cell(card, spanish) + b" GOES NOWHERE: " + pile + b" NEEDS " + needed
+
+
+def refusal_text(position: Position, move: Move, spanish: bool) -> bytes:
+    """A card sent where it cannot go (program lines 232, 245-248): its Ace pile needs
+    another card; or the King pile chosen has no King yet, or takes other cards (in
+    suit order). (A King pile's top goes only to its Ace pile: the game never asks
+    where it goes.)"""
+    card = top_card(position, move.source)
+    assert card is not None
+    pile = _pile_name(move.destination)
+    if move.destination.is_ace_pile:
+        return b"NOT ON " + pile + b": IT NEEDS " + card_cell(_needed(position, card), spanish)
+    assert not move.source.is_king_pile, "the game never asks where a King pile's top goes"
+    tops = position.king_piles()[move.destination - Place.KS]
+    if not tops:
+        return pile + b" HAS NO KING YET"
+    accepts = position.variant.king_pile_accepts
+    taken = [other for other in position.deck.cards() if accepts(tops[-1], other)]
+    cells = b" OR ".join(card_cell(other, spanish) for other in taken)
+    return b"NOT ON " + pile + b": IT TAKES " + cells
+
+
+def top_card(position: Position, place: Place) -> Card | None:
+    """The card a player picks at ``place``: a tableau space's, the discard pile's top,
+    a King pile's top (None: nothing there)."""
+    if place.is_tableau:
+        return position.tableau()[place - Place.T1]
+    if place == Place.W:
+        discard = position.discard()
+        return discard[-1] if discard else None
+    if place.is_king_pile:
+        pile = position.king_piles()[place - Place.KS]
+        return pile[-1] if pile else None
+    return None
+
+
 def end_text(position: Position) -> bytes:
     """The message line when no move is left (program lines 6840-6850)."""
     if position.is_won():
@@ -99,6 +152,9 @@ class Screen:
     end_keys: bool = False
     #: A won game shows its final transfer: each Ace pile topped by its King.
     transfer: bool = False
+    #: The time the game took, in seconds, shown at its end next to the moves (None:
+    #: not shown).
+    time: int | None = None
     rows: list[bytearray] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -154,6 +210,10 @@ class Screen:
         discard = position.discard()
         top = discard[-1] if discard else None
         put(15, 22, card_cell(top, self.spanish) + f" ({len(discard)})".encode())
+        put(16, 0, f"MOVES {len(position.move_stack)}")
+        if self.time is not None:
+            minutes, seconds = divmod(self.time, 60)
+            put(16, 12, f"TIME {minutes}:{seconds:02d}")
         put(17, 0, self.message)
         if self.end_keys:
             put(18, 0, END_KEYS)
@@ -260,7 +320,14 @@ def _messages(screen: Screen) -> list[bytes]:
     """Every message the game might show on this table: none, the refusals, a hint for
     each legal move, the ends."""
     position = screen.position
-    found = [b"", b"NOT A LEGAL MOVE", b"PRESS A KEY OF THE HELP BELOW", b"NO MOVE LEFT"]
+    found = [
+        b"",
+        b"PRESS A KEY OF THE HELP BELOW",
+        b"NO MOVE LEFT",
+        b"NOTHING TO UNDO",
+        b"NOTHING TO REDO",
+        b"THE STOCK IS EMPTY",
+    ]
     for move in position.legal_moves():
         card = None if move.is_draw else position.card_to_move(move)
         found.append(hint_text(move, card, screen.spanish))

@@ -116,11 +116,11 @@ class TestModeRun:
 
 
 def key_character(name: str) -> str:
-    """A key as the configuration spells it: its keyboard code (CH's, 0-63) plus 48,
-    one printable character (the overlay types ASC(c)-48 into the keyboard queue)."""
+    """A key as the configuration spells it: its keyboard code (CH's: 0-63, SHIFT adds
+    64) plus 48, one character (the overlay types ASC(c)-48 into the keyboard queue)."""
     code = named_keystroke(name).code
-    if not 0 <= code < 64:
-        raise MachfsolError(f"key {name}: the test mode types only keys without SHIFT or CONTROL")
+    if not 0 <= code < 128:
+        raise MachfsolError(f"key {name}: the test mode types no key with CONTROL")
     return chr(48 + code)
 
 
@@ -156,7 +156,7 @@ def config_text(
         address, count = coverage_map
         lines.append(f"C {address:05d} {count:05d}")
     lines.append("END")
-    return EOL.join(line.encode("ascii") for line in lines) + EOL
+    return EOL.join(line.encode("latin-1") for line in lines) + EOL
 
 
 def run_test_mode(

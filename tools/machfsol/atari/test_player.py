@@ -15,15 +15,17 @@ A deal (:class:`Deal`) is played as:
 
 * the options (O, D until the deck size, S for the other style, RETURN) when its deck
   size or style is not the table's: the first table of the same deal;
-* its number: N, the digits, RETURN;
-* the policy's moves, each by its keys (SPACE; a source key, then A or Q W E R),
-  until no move is left;
+* its number: N, the digits, RETURN (a deal already on a fresh table is played as it
+  is);
+* the policy's moves, each by its keys (SPACE; a source key, and when the card could
+  go to two places or more, A or Q W E R), until no move is left;
 
 and, as its extras (letters of :data:`EXTRAS`) ask:
 
 * ``H`` a hint before every move, and at the end;
-* ``U`` every 7th move undone and typed again; with ``P``, after play-all, every
-  move undone back to the deal with a hint after each undo, then play-all again;
+* ``U`` every 7th move undone and made again, typed or redone (Y) in turn; with ``P``,
+  after play-all, every move undone back to the deal with a hint after each undo, one
+  undo more, then play-all again;
 * ``P`` play-all after the 10th move (the program's own policy plays the rest);
 * ``N`` the number typed the long way: N then ESC (back to the table); N and RETURN
   alone (a random deal, whose screen cannot be foreseen: not checked); then N, a
@@ -31,26 +33,37 @@ and, as its extras (letters of :data:`EXTRAS`) ask:
   no digit (refused with a buzz), the number with zeros in front to ten digits and one
   digit more (ignored: ten at most);
 * ``L`` every key in lower case (the CAPS key before the deal and after it);
-* ``E`` a player's mistakes and second thoughts: U before the first move (nothing to
-  undo), then a legal move the policy would not make, undone; before every 5th move
-  one of: a card put where it cannot go, a key that is no command, a card picked and
-  the pick dropped, an empty place picked, a move not the policy's (undone), a draw
-  from an empty stock; whenever the discard pile is empty and the stock is not, a
-  tableau card moved (its space filled from the stock) and undone; at the end SPACE,
-  H, P, then U and the last move again.
+* ``E`` a player's mistakes and second thoughts: U and Y with nothing to undo or redo,
+  then a legal move the policy would not make, undone; after the 3rd move the help (?,
+  two keys), N and O refused at the question, then T (restart) confirmed; before every
+  5th move one of: a card sent where it cannot go, a key that is no command, a card
+  picked and the pick dropped, an empty place picked, a card picked that goes nowhere,
+  a move not the policy's (undone), a draw from an empty stock; whenever the discard
+  pile is empty and the stock is not, a tableau card moved (its space filled from the
+  stock) and undone; at the end SPACE, H, P, the help, then U and Y.
 
 The screen is recorded after each step: the list a deal's transcript carries is the
 steps since the transcript before (a boot's first table comes first). The status line
-counts the deals played (from a deal's first move) and won.
+counts the deals played (from a deal's first move) and won; the line under the stock
+the moves made and, at a game's end, the time it took: in test mode the game's clock
+counts the steps typed, a second each, from the step that laid the deal out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from machfsol.atari.screen_model import KING_KEYS, Screen, end_text, hint_text
+from machfsol.atari.screen_model import (
+    KING_KEYS,
+    Screen,
+    end_text,
+    hint_text,
+    nowhere_text,
+    refusal_text,
+    top_card,
+)
 from machfsol.engine.autoplay import choose_move
 from machfsol.engine.cards import Deck
 from machfsol.engine.deal import validate_seed
@@ -68,9 +81,13 @@ MISTAKE_EVERY: Final = 5
 #: The deal numbers the game takes (its prompt says so).
 LARGEST_DEAL: Final = 2147483646
 
-NOT_LEGAL: Final = b"NOT A LEGAL MOVE"
 NO_COMMAND: Final = b"PRESS A KEY OF THE HELP BELOW"
 NO_MOVE: Final = b"NO MOVE LEFT"
+NO_UNDO: Final = b"NOTHING TO UNDO"
+NO_REDO: Final = b"NOTHING TO REDO"
+NO_STOCK: Final = b"THE STOCK IS EMPTY"
+#: The keys that read the help's two pages and come back: ? (SHIFT-/), then any two.
+HELP_KEYS: Final = ("?", "SPACE", "SPACE")
 
 
 @dataclass(frozen=True)
@@ -135,6 +152,15 @@ class Session:
     #: In the deal being played: it counts as played (a move was made), it was won.
     _counted: bool = False
     _won: bool = False
+    #: The steps typed so far (the test mode's clock: a second each), and how many
+    #: there were when the table in play was laid out.
+    typed: int = 0
+    deal_start: int = 0
+    #: The game's end is shown (EN=1 in the program) with the time it took.
+    ended: bool = False
+    end_time: int = 0
+    #: The deal in play was restarted (T) already.
+    _restarted: bool = False
     _steps: list[Step] = field(default_factory=list)
 
     def screen(self, position: Position, **message: object) -> Screen:
@@ -145,8 +171,18 @@ class Session:
             deal=self.deal,
             won=self.won,
             played=self.played,
+            time=self.end_time if self.ended else None,
             **message,  # type: ignore[arg-type]
         )
+
+    def _now(self) -> int:
+        """The test mode's clock while the step being made runs: its keys are typed."""
+        return self.typed + 1
+
+    def _laid_out(self) -> None:
+        """A table laid out in the step being made: a new game starts there."""
+        self.deal_start = self._now()
+        self.ended = False
 
     def _step(
         self,
@@ -158,10 +194,15 @@ class Session:
     ) -> None:
         self._steps.append(Step(what, tuple(keys), screen, starts, self._begins, from_state))
         self._begins = False
+        if keys:
+            self.typed += 1
 
     def _first_table(self) -> Screen:
+        """The table of the deal in play laid out afresh (at the boot: no step typed)."""
         self.position = Position.from_seed(self.seed, variant(self.game), self.deck)
         self.fresh = True
+        self.deal_start = self._now() if self.started else 0
+        self.ended = False
         return self.screen(self.position)
 
     def steps(self, deal: Deal) -> list[Step]:
@@ -215,6 +256,7 @@ class Session:
             # ESC: back to the table, where a game over shows its end again.
             self._step("N, then ESC", [*keys, "ESC"], self._shown(self.position), False, len(case))
             case = []
+            self._laid_out()
             self._step("N, RETURN: a random deal", ["N", "RETURN"], None)
             too_large = list(str(LARGEST_DEAL + 1))
             padded = list(str(deal.seed).rjust(10, "0"))
@@ -224,6 +266,7 @@ class Session:
         self.deal, self.seed = str(deal.seed), deal.seed
         self._counted = self._won = False
         self.position = Position.from_seed(deal.seed, variant(self.game), deal.deck_size)
+        self._laid_out()
         screen = self.screen(self.position)
         self._step(f"new deal {deal.seed}", [*keys, "RETURN"], screen, True, len(case))
 
@@ -235,9 +278,13 @@ class Session:
         extras = deal.extras
         moves = 0
         if "E" in extras:
-            self._step("U with nothing to undo", ["U"], self.screen(position))
+            self._step("U with nothing to undo", ["U"], self.screen(position, message=NO_UNDO))
+            self._step("Y with nothing to redo", ["Y"], self.screen(position, message=NO_REDO))
             self._other_move(position, choose_move(position))
         while (move := choose_move(position)) is not None:
+            if "E" in extras and moves == 3 and not self._restarted:
+                position = self._leave_and_restart(position)
+                continue
             if "E" in extras and moves % MISTAKE_EVERY == 0 and moves:
                 self._mistake(position, move, moves // MISTAKE_EVERY)
             if "E" in extras and moves and not position.discard() and position.stock_count():
@@ -251,20 +298,42 @@ class Session:
                 if "U" in extras:
                     self._undo_all(position)
                 break
+            keys = keys_for(position, move)
             moves += 1
             position.push(move)
-            self._after_play(position, f"move {moves} ({move})", keys_of(move))
+            self._after_play(position, f"move {moves} ({move})", keys)
             if "U" in extras and moves % UNDO_EVERY == 0:
                 position.pop()
+                self.ended = False
                 self._step(f"undo of move {moves}", ["U"], self.screen(position))
                 if "H" in extras:
                     self._hint(position, move, moves)
+                again = ["Y"] if (moves // UNDO_EVERY) % 2 else list(keys_for(position, move))
                 position.push(move)
-                self._after_play(position, f"move {moves} again ({move})", keys_of(move))
+                self._after_play(position, f"move {moves} again ({''.join(again)})", again)
+        self._restarted = False
         if "H" in extras:
             self._step("H at the end", ["H"], self._over(position, NO_MOVE))
         if "E" in extras:
             self._at_the_end(position)
+
+    def _leave_and_restart(self, position: Position) -> Position:
+        """A game in progress: the help read; N and O refused at the question (the
+        table as it was); then T, confirmed: the same deal laid out again."""
+        self._help(position)
+        for key in ("N", "O"):
+            self._step(f"{key}, then N at the question", [key, "N"], self.screen(position))
+        fresh = Position.from_seed(self.seed, variant(self.game), position.deck.size)
+        self._counted = self._won = False
+        self._laid_out()
+        self._step("T, then Y: the deal again", ["T", "Y"], self.screen(fresh))
+        self.position = fresh
+        self._restarted = True
+        return fresh
+
+    def _help(self, position: Position) -> None:
+        """The help's two pages, then the table as it was (a game over shows its end)."""
+        self._step("the help, both pages", HELP_KEYS, self._shown(position))
 
     def _undo_all(self, position: Position) -> None:
         """After play-all: every move undone back to the deal, a hint after each undo,
@@ -272,12 +341,13 @@ class Session:
         while position.move_stack:
             undone = position.pop()
             depth = len(position.move_stack)
+            self.ended = False
             self._step(f"undo back to move {depth} ({undone})", ["U"], self.screen(position))
             hint = choose_move(position)
             card = None if hint is None or hint.is_draw else position.card_to_move(hint)
             message = hint_text(hint, card, self.spanish)
             self._step(f"hint at move {depth}", ["H"], self.screen(position, message=message))
-        self._step("U with nothing left to undo", ["U"], self.screen(position))
+        self._step("U with nothing left to undo", ["U"], self.screen(position, message=NO_UNDO))
         while (rest := choose_move(position)) is not None:
             position.push(rest)
         self._after_play(position, "play-all from the deal", ["P"])
@@ -288,21 +358,25 @@ class Session:
         self._step(f"hint before move {number}", ["H"], self.screen(position, message=message))
 
     def _after_play(self, position: Position, what: str, keys: Sequence[str]) -> None:
-        """The screen after a move or play-all: the deal now counts as played; at the
-        game's end the end message and keys, a won game's final transfer, and the score
-        (a deal won counts once)."""
+        """The screen after a move, a redo or play-all: the deal now counts as played; at
+        the game's end the end message and keys, the time, a won game's final transfer,
+        and the score (a deal won counts once)."""
         if not self._counted:
             self.played += 1
             self._counted = True
-        if choose_move(position) is None and position.is_won() and not self._won:
+        if position.is_won() and not self._won:
             self.won += 1
             self._won = True
         self._step(what, keys, self._shown(position))
 
     def _shown(self, position: Position) -> Screen:
-        """The table after a move: the game's end shown when no move is left."""
+        """The table as the main loop leaves it: a game over shows its end (the time
+        it took, measured the first time the end is shown)."""
         if choose_move(position) is not None:
             return self.screen(position)
+        if not self.ended:
+            self.ended = True
+            self.end_time = self._now() - self.deal_start
         return self.screen(
             position, message=end_text(position), end_keys=True, transfer=position.is_won()
         )
@@ -316,18 +390,89 @@ class Session:
 
     def _mistake(self, position: Position, move: Move, turn: int) -> None:
         """Before every 5th move, one mistake in turn; each leaves the table as it was."""
+        if position.stock_count() == 0 and turn % 7 == 6:
+            screen = self.screen(position, message=NO_STOCK)
+            self._step("a draw from the empty stock", ["SPACE"], screen)
+            return
         kinds = (
             self._wrong_place,
             self._no_command,
             self._dropped_pick,
             self._empty_place,
+            self._nowhere,
             self._other_move,
         )
-        if position.stock_count() == 0 and turn % 5 == 4:
-            screen = self.screen(position, message=NOT_LEGAL)
-            self._step("a draw from the empty stock", ["SPACE"], screen)
-            return
         kinds[turn % len(kinds)](position, move)
+
+    def _choices(self, position: Position, source: Place) -> list[Place]:
+        return [m.destination for m in position.legal_moves() if m.source == source]
+
+    def _picked(self, position: Position, wanted: Callable[[int], bool]) -> Place | None:
+        """The first place (key order) whose card has a number of places ``wanted``."""
+        for place in _sources(position):
+            if top_card(position, place) is not None and wanted(
+                len(self._choices(position, place))
+            ):
+                return place
+        return None
+
+    def _wrong_place(self, position: Position, move: Move) -> None:
+        """A card that could go to two places sent to a third."""
+        source = self._picked(position, lambda count: count > 1)
+        if source is None:
+            self._nowhere(position, move)
+            return
+        ace = Place(Place.AS + top_card(position, source).suit)  # type: ignore[union-attr]
+        kings = ((key, Place(Place.KS + i)) for i, key in enumerate(KING_KEYS))
+        for key, place in (("A", ace), *kings):
+            wrong = Move(source, place)
+            if not position.is_legal(wrong):
+                message = refusal_text(position, wrong, self.spanish)
+                self._step(
+                    f"{wrong}, not legal",
+                    [source_key(source), key],
+                    self.screen(position, message=message),
+                )
+                return
+        raise AssertionError(f"every place takes the card of {source.name}")  # pragma: no cover
+
+    def _nowhere(self, position: Position, move: Move) -> None:
+        """A card picked that no place takes."""
+        source = self._picked(position, lambda count: count == 0)
+        if source is None:
+            self._no_command(position, move)
+            return
+        card = top_card(position, source)
+        assert card is not None
+        message = nowhere_text(position, card, self.spanish)
+        self._step(
+            f"{source.name} picked, nowhere to go",
+            [source_key(source)],
+            self.screen(position, message=message),
+        )
+
+    def _no_command(self, position: Position, move: Move) -> None:
+        tableau = position.deck.tableau_size
+        key = ("A", "Z", str(tableau + 1) if tableau < 8 else "9")[len(self._steps) % 3]
+        self._step(f"{key}, no command", [key], self.screen(position, message=NO_COMMAND))
+
+    def _dropped_pick(self, position: Position, move: Move) -> None:
+        """A card that could go to two places picked, and SPACE instead of a place."""
+        source = self._picked(position, lambda count: count > 1)
+        if source is None:
+            self._no_command(position, move)
+            return
+        keys = [source_key(source), "SPACE"]
+        self._step(f"{source.name} picked, then SPACE", keys, self.screen(position))
+
+    def _empty_place(self, position: Position, move: Move) -> None:
+        empty = [place for place in _sources(position) if top_card(position, place) is None]
+        if not empty:
+            self._no_command(position, move)
+            return
+        keys = [source_key(empty[0])]
+        what = f"{empty[0].name} picked, empty"
+        self._step(what, keys, self.screen(position, message=NO_COMMAND))
 
     def _other_move(self, position: Position, move: Move | None) -> None:
         """A legal move the policy would not make (a tableau card first, as one that
@@ -336,61 +481,25 @@ class Session:
         if not others:
             return
         other = min(others, key=lambda m: (not m.source.is_tableau, m.source, m.destination))
+        keys = keys_for(position, other)
         position.push(other)
-        self._after_play(position, f"{other}, not the policy's move", keys_of(other))
+        self._after_play(position, f"{other}, not the policy's move", keys)
         position.pop()
+        self.ended = False
         self._step(f"undo of {other}", ["U"], self.screen(position))
 
-    def _wrong_place(self, position: Position, move: Move) -> None:
-        if move.is_draw:
-            self._no_command(position, move)
-            return
-        card = position.card_to_move(move)
-        ace = Place(Place.AS + card.suit)
-        kings = ((key, Place(Place.KS + i)) for i, key in enumerate(KING_KEYS))
-        for key, place in (("A", ace), *kings):
-            if not position.is_legal(Move(move.source, place)):
-                keys = [source_key(move.source), key]
-                what = f"{card.code} from {move.source.name} to {place.name}, not legal"
-                self._step(what, keys, self.screen(position, message=NOT_LEGAL))
-                return
-        raise AssertionError(f"every destination takes {card.code}")  # pragma: no cover
-
-    def _no_command(self, position: Position, move: Move) -> None:
-        tableau = position.deck.tableau_size
-        key = ("A", "Z", str(tableau + 1) if tableau < 8 else "9")[len(self._steps) % 3]
-        self._step(f"{key}, no command", [key], self.screen(position, message=NO_COMMAND))
-
-    def _dropped_pick(self, position: Position, move: Move) -> None:
-        source = move.source
-        if move.is_draw:
-            picks = [place for place in _sources(position) if _top(position, place) is not None]
-            if not picks:
-                self._no_command(position, move)
-                return
-            source = picks[0]
-        keys = [source_key(source), "SPACE"]
-        self._step(f"{source.name} picked, then SPACE", keys, self.screen(position))
-
-    def _empty_place(self, position: Position, move: Move) -> None:
-        empty = [place for place in _sources(position) if _top(position, place) is None]
-        if not empty:
-            self._no_command(position, move)
-            return
-        keys = [source_key(empty[0])]
-        what = f"{empty[0].name} picked, empty"
-        self._step(what, keys, self.screen(position, message=NO_COMMAND))
-
     def _at_the_end(self, position: Position) -> None:
-        """A game over: SPACE (no stock left), H, P (nothing left to play), then the
-        last move undone and made again."""
-        self._step("SPACE at the end", ["SPACE"], self._over(position, NOT_LEGAL))
+        """A game over: SPACE (no stock left), H, P (nothing left to play), the help,
+        then the last move undone and redone."""
+        self._step("SPACE at the end", ["SPACE"], self._over(position, NO_STOCK))
         self._step("H at the end", ["H"], self._over(position, NO_MOVE))
         self._step("P at the end", ["P"], self._shown(position))
+        self._help(position)
         last = position.pop()
+        self.ended = False
         self._step("undo of the last move", ["U"], self.screen(position))
         position.push(last)
-        self._after_play(position, f"the last move again ({last})", keys_of(last))
+        self._after_play(position, f"the last move redone ({last})", ["Y"])
 
 
 def _sources(position: Position) -> list[Place]:
@@ -398,16 +507,6 @@ def _sources(position: Position) -> list[Place]:
     the discard pile, the King piles."""
     spaces = [Place(Place.T1 + i) for i in range(position.deck.tableau_size)]
     return [*spaces, Place.W, *(Place(Place.KS + i) for i in range(4))]
-
-
-def _top(position: Position, place: Place) -> object:
-    if place.is_tableau:
-        return position.tableau()[place - Place.T1]
-    if place == Place.W:
-        discard = position.discard()
-        return discard[-1] if discard else None
-    pile = position.king_piles()[place - Place.KS]
-    return pile[-1] if pile else None
 
 
 def source_key(place: Place) -> str:
@@ -421,14 +520,22 @@ def source_key(place: Place) -> str:
     raise ValueError(f"no key picks a card from {place.name}")
 
 
-def keys_of(move: Move) -> tuple[str, ...]:
-    """The keys that make ``move``: SPACE to draw; the source's key, then A (its Ace
-    pile) or the King pile's key."""
+def destination_key(place: Place) -> str:
+    """The key that sends a picked card to ``place``: A (its Ace pile) or Q W E R."""
+    if place.is_ace_pile:
+        return "A"
+    return KING_KEYS[place - Place.KS]
+
+
+def keys_for(position: Position, move: Move) -> tuple[str, ...]:
+    """The keys that make ``move`` in ``position``: SPACE to draw; the source's key,
+    then, when its card could go to two places or more, the destination's."""
     if move.is_draw:
         return ("SPACE",)
-    if move.destination.is_ace_pile:
-        return (source_key(move.source), "A")
-    return (source_key(move.source), KING_KEYS[move.destination - Place.KS])
+    places = {m.destination for m in position.legal_moves() if m.source == move.source}
+    if len(places) == 1:
+        return (source_key(move.source),)
+    return (source_key(move.source), destination_key(move.destination))
 
 
 def expected_steps(game: int, deals: Sequence[Deal], *, as_is: bool = True) -> Iterator[list[Step]]:
