@@ -1,10 +1,12 @@
 """6502 assembly with Ophis, in-process: the bytes and the label map of a source text.
 
-The project's own 6502 code (the boot menu loader ``a8/disk/boot.s``, the games'
-shuffle routine ``machfsol/atari/shuffle.s``) is kept as source and assembled at
-build time, never committed as bytes. Ophis (ophis-asm, pure Python) is run on a
-copy of the text in a scratch folder, and its label map is read back so that the
-caller can find, and patch, the bytes it needs by name.
+The project's own 6502 code (the boot menu loader ``a8/disk/boot.s``, the
+recording disk's ``a8/disk/recording.s``, the games' shuffle routine
+``machfsol/atari/shuffle.s``) is kept as source and assembled at build time, never
+committed as bytes. Ophis (ophis-asm, pure Python) is run on a copy of the text in
+a scratch folder, and its label map is read back so that the caller can find, and
+patch, the bytes it needs by name. A source may ``.include`` files that the caller
+writes for the occasion (``includes``: name -> text), such as a disk's own tables.
 
 Ophis keeps its state in globals and writes its messages to ``sys.stdout``: one
 assembly runs at a time (a lock), and a source already assembled is not assembled
@@ -46,17 +48,22 @@ class Assembly:
 _OPHIS = threading.Lock()
 
 
-def assemble(source: str, name: str) -> Assembly:
-    """Assemble the 6502 ``source`` text (``name``: its file name, for messages)."""
+def assemble(source: str, name: str, includes: Mapping[str, str] | None = None) -> Assembly:
+    """Assemble the 6502 ``source`` text (``name``: its file name, for messages);
+    ``includes`` are the files its ``.include`` lines name, by name, with their text."""
     with _OPHIS:
-        return _assembled(source, name)
+        return _assembled(source, name, tuple(sorted((includes or {}).items())))
 
 
 @functools.lru_cache(maxsize=64)
-def _assembled(source: str, name: str) -> Assembly:
+def _assembled(source: str, name: str, includes: tuple[tuple[str, str], ...]) -> Assembly:
     import Ophis.Main  # type: ignore[import-untyped]  # late: Ophis keeps global state
 
     with tempfile.TemporaryDirectory(prefix="a8-asm-") as folder:
+        for included, text in includes:
+            if Path(included).name != included or included == name:
+                raise AssemblyError(f"{name}: include {included!r} is not a plain file name")
+            Path(folder, included).write_text(text, encoding="ascii")
         path = Path(folder, name)
         path.write_text(source, encoding="ascii")
         output = Path(folder, "out.bin")

@@ -151,3 +151,11 @@ def test_a_stop_keeps_the_screenshots_taken_before_it(tmp_path: Path) -> None:
     result = run_on(FakeMachine(), script, max_frames=100)
     assert (result.reason, result.frames) == ("max-frames", 100)
     assert result.screenshots == (png,) and png.exists()
+
+
+def test_wait_file_without_host_devices_is_refused_before_anything_runs() -> None:
+    machine = FakeMachine(files=[HFile("OUT.TXT", b"X\x9b", at=0)])
+    script = BOOT.wait_for_file("OUT.TXT", 600)
+    with pytest.raises(EmulatorError, match="wait-file OUT.TXT: the run gives the machine no H:"):
+        run_on(machine, script, host_devices=False)
+    assert machine.fed == []

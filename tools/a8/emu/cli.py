@@ -77,6 +77,12 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     runner.add_argument(
         "--no-sio-patch", action="store_true", help="real SIO timing (atari800 -nopatch)"
     )
+    runner.add_argument(
+        "--no-host-devices",
+        action="store_true",
+        help="give the machine no H: (host folder) and no P: (host printer), as a real "
+        "800XL has: a .ATR only",
+    )
     runner.add_argument("--max-frames", type=int, help="stop after this many frames")
     runner.add_argument("--timeout", type=float, default=120.0, help="wall-clock seconds")
     runner.add_argument("--screenshot", type=Path, help="PNG of the screen at the end")
@@ -188,6 +194,11 @@ def cmd_run(args: argparse.Namespace) -> int:
             if target.suffix.upper() == ".ATR":
                 disk = target
             elif target.suffix.upper() in (".BAS", ".LST"):
+                if args.no_host_devices:
+                    raise RunArgumentError(
+                        f"{target}: a program is started from H:, which --no-host-devices "
+                        "takes away: give a disk"
+                    )
                 start = stage_program(target, hdir)
             else:
                 raise LaunchError(f"{target}: give a .ATR, .BAS or .LST file")
@@ -200,6 +211,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             sio_patch=not args.no_sio_patch,
             disk=disk,
             hdir=hdir,
+            host_devices=not args.no_host_devices,
             max_frames=args.max_frames,
             timeout_s=args.timeout,
         )

@@ -85,6 +85,9 @@ class EmulatorOptions:
     disk: Path | None = None
     #: Host folder mapped read-write as H1: (a fresh temporary one when None).
     hdir: Path | None = None
+    #: The emulator's devices that reach the host: H: (``hdir``) and P: (printing).
+    #: False gives the machine neither, as a real 800XL has (then no ``wait-file``).
+    host_devices: bool = True
     #: Stop after this many frames (reason ``max-frames``).
     max_frames: int | None = None
     #: Kill the emulator after this many wall-clock seconds (reason ``timeout``).

@@ -128,8 +128,15 @@ def play(
     """Play ``script`` into ``session``; ``hdir`` is the folder the machine sees as H1:.
 
     A wait that runs out ends the script with its reason in ``outcome``; any other
-    :class:`Stopped` goes on to the backend.
+    :class:`Stopped` goes on to the backend. A ``wait-file`` in a run that gives the
+    machine no H: device is refused before anything runs.
     """
+    waits = [step.name for step in script if isinstance(step, WaitForFile)]
+    if waits and not options.host_devices:
+        raise EmulatorError(
+            f"wait-file {waits[0]}: the run gives the machine no H: device (no host "
+            "devices), so no file can come"
+        )
     try:
         _play_steps(session, script, options, hdir, outcome)
     except Stopped as stop:

@@ -39,3 +39,19 @@ def test_config_selects_custom_slots_or_the_built_in_ones(tmp_path: Path) -> Non
         "OS_400/800_VERSION=ALTIRRA",
         "BASIC_VERSION=ALTIRRA",
     ]
+
+
+def test_no_host_devices_means_no_h_folder_and_no_patches(tmp_path: Path) -> None:
+    """Without host devices the machine gets no H: from atari800 at all: no folder on
+    the command line, and its H: (which it adds to HATABS even without a folder) and
+    P: patches off in the configuration."""
+    hdir = tmp_path / "h"
+    plain = command_line(EmulatorOptions(), Path("a"), tmp_path / "c", tmp_path / "p", hdir)
+    assert plain[plain.index("-H1") + 1] == str(hdir.absolute())
+    assert "ENABLE_H_PATCH=0" not in config_text("xl", None, None, None, None)
+    bare = EmulatorOptions(host_devices=False)
+    args = command_line(bare, Path("a"), tmp_path / "c", tmp_path / "p", hdir)
+    assert not any(arg.startswith("-H") or arg.startswith("-h") for arg in args)
+    assert str(hdir.absolute()) not in args
+    lines = config_text("xl", None, None, None, None, host_devices=False).splitlines()
+    assert lines[1:3] == ["ENABLE_H_PATCH=0", "ENABLE_P_PATCH=0"]

@@ -297,19 +297,25 @@ class Dos2Disk(WritableFileSystem[DirectoryEntry]):
         write_vtoc(self.image, geometry, self.free)
         return entry
 
-    def _allocate(self, name: FileName, size: int, reclaimed: set[int]) -> list[int]:
-        """The sectors a file of ``size`` bytes goes to: free in the bitmap (or the
-        replaced file's), used by nothing, lowest first; refused if too few."""
+    def available_sectors(self, reclaimed: frozenset[int] = frozenset()) -> list[int]:
+        """The sectors a new file may take, lowest first (the order ``add_file`` uses):
+        free in the bitmap (or in ``reclaimed``, a replaced file's), used by nothing,
+        neither a system sector nor past the last data sector."""
         geometry = self.geometry
-        count = max(1, -(-size // geometry.data_bytes))
         reserved = system_sectors(geometry)
         in_use = self.owned_sectors() - reclaimed
         highest = min(geometry.highest_data_sector, self.image.sector_count)
-        available = sorted(
+        return sorted(
             s
             for s in self.free | reclaimed
             if 1 <= s <= highest and s not in reserved and s not in in_use
         )
+
+    def _allocate(self, name: FileName, size: int, reclaimed: set[int]) -> list[int]:
+        """The sectors a file of ``size`` bytes goes to: the first of
+        :meth:`available_sectors`; refused if too few."""
+        count = max(1, -(-size // self.geometry.data_bytes))
+        available = self.available_sectors(frozenset(reclaimed))
         if count > len(available):
             raise Dos2Error(
                 f"{self.source}: disk full: {name} needs {count} sectors, {len(available)} free"

@@ -64,7 +64,9 @@ class Atari800:
         roms = resolve_roms(options)
         with tempfile.TemporaryDirectory(prefix="a8emu-") as work_name:
             work = Path(work_name)
-            config = write_config(roms, options.machine, work / "roms")
+            config = write_config(
+                roms, options.machine, work / "roms", host_devices=options.host_devices
+            )
             # atari800 looks for ROM files in its working folder, opening every file
             # there: it must not find the pipe, so it runs in an empty folder.
             empty = work / "cwd"

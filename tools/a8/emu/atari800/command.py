@@ -34,7 +34,9 @@ def command_line(
     if not options.sio_patch:
         args.append("-nopatch")
     # atari800 runs in an empty folder of its own: every path it gets is absolute
-    args += ["-nosound", "-H1", str(hdir.absolute()), "-hreadwrite"]
+    args.append("-nosound")
+    if options.host_devices:
+        args += ["-H1", str(hdir.absolute()), "-hreadwrite"]
     args += ["-playback", str(playback.absolute())]
     if options.turbo:
         args.append("-turbo")
@@ -46,7 +48,9 @@ def command_line(
     return args
 
 
-def write_config(roms: RomSet, machine: Machine, folder: Path) -> Path:
+def write_config(
+    roms: RomSet, machine: Machine, folder: Path, *, host_devices: bool = True
+) -> Path:
     """atari800's configuration file for ``roms``, with copies of the images beside it.
 
     The copies are what the emulator loads: exactly the bytes that were checked,
@@ -56,7 +60,8 @@ def write_config(roms: RomSet, machine: Machine, folder: Path) -> Path:
     os_copy = _copy(roms.os, folder / "os.rom")
     basic_copy = _copy(roms.basic, folder / "basic.rom")
     config = folder / "atari800.cfg"
-    config.write_text(config_text(machine, roms.os, roms.basic, os_copy, basic_copy), "ascii")
+    text = config_text(machine, roms.os, roms.basic, os_copy, basic_copy, host_devices)
+    config.write_text(text, "ascii")
     return config
 
 
@@ -73,9 +78,18 @@ def config_text(
     basic: RomImage | None,
     os_copy: Path | None,
     basic_copy: Path | None,
+    host_devices: bool = True,
 ) -> str:
-    """atari800's configuration file selecting these images (or the built-in ones)."""
+    """atari800's configuration file selecting these images (or the built-in ones).
+
+    Without ``host_devices``, atari800's H: and P: patches are off: it neither adds
+    its H: to the machine's handler table (it would, even with no ``-H1`` folder)
+    nor rewrites the OS's P: handler, and its ESC codes are nowhere in the OS but
+    at SIOV (and nowhere at all with ``-nopatch``).
+    """
     lines = ["Atari 800 Emulator, Version 5.0.0"]
+    if not host_devices:
+        lines += ["ENABLE_H_PATCH=0", "ENABLE_P_PATCH=0"]
     kind = os_kind(machine)
     for image, copy, image_kind in ((os_image, os_copy, kind), (basic, basic_copy, RomKind.BASIC)):
         if image is not None and copy is not None:
