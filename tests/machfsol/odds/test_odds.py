@@ -10,7 +10,7 @@ import pytest
 from machfsol.cli import main
 from machfsol.engine.autoplay import play, policy_move
 from machfsol.engine.deal import deal
-from machfsol.engine.rules import Position, variant
+from machfsol.engine.rules import DRAW, Position, variant
 from machfsol.odds.chart import draw_chart
 from machfsol.odds.study import Tally, compute, play_with_redeal, wilson_interval
 
@@ -60,7 +60,7 @@ def test_turning_the_pile_over_deals_it_again_in_drawing_order() -> None:
     assert position.discard() == () and position.stock_count() == len(pile)
     drawn = []
     while position.stock_count():
-        position._push(0, 1)  # draw
+        position.push(DRAW)
         drawn.append(position.discard()[-1] if position.discard() else None)
     # The first card drawn again is the first one discarded (the pile's bottom).
     assert drawn[0] == pile[0]

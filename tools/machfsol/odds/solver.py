@@ -189,6 +189,7 @@ from machfsol.engine.rules import (
     DISCARD,
     DRAW,
     KING_BASE,
+    NOWHERE,
     STOCK,
     TABLEAU_BASE,
     KingBuild,
@@ -497,10 +498,11 @@ class _TokenSearch:
 
 def _v1_closure(position: Position) -> set[int]:
     """Foundation cards plus tokens (tableau cards playable in some order), variant 1."""
-    ranks = position._r
-    ace = [position._ace_next[s] - s * ranks for s in range(4)]
-    king = [pile[-1] % ranks if pile else ranks for pile in position._kings]
-    tab = {c for c in position._tab if c >= 0}
+    ranks = position.deck.rank_count
+    ace = list(position.ace_pile_heights())
+    tops = [position.top_number(KING_BASE + pile) for pile in range(4)]
+    king = [ranks if top == NOWHERE else top % ranks for top in tops]
+    tab = {card for card in position.tableau_numbers() if card >= 0}
     grown = True
     while grown:
         grown = False
@@ -519,29 +521,24 @@ def _v1_closure(position: Position) -> set[int]:
 
 def _play_first_playable(position: Position) -> bool:
     """Play the first tableau card a foundation takes now (a token); False if none."""
-    for index, card in enumerate(position._tab):
-        if card >= 0 and position._playable[card]:
-            position._push(TABLEAU_BASE + index, _destination(position, card))
+    for index, card in enumerate(position.tableau_numbers()):
+        if card >= 0 and position.is_playable_number(card):
+            position.push_places(TABLEAU_BASE + index, position.destinations_of(card)[0])
             return True
     return False
 
 
-def _destination(position: Position, card: int) -> int:
-    destinations = position._destinations(card)
-    return destinations[0]
-
-
 def _absorb_v1(position: Position) -> None:
     """Absorb discard tops that extend P: play them, or pull them with a token."""
-    while position._discard:
-        top = position._discard[-1]
-        if position._playable[top]:
-            position._push(DISCARD, _destination(position, top))
+    ranks = position.deck.rank_count
+    while (top := position.top_number(DISCARD)) != NOWHERE:
+        if position.is_playable_number(top):
+            position.push_places(DISCARD, position.destinations_of(top)[0])
             continue
-        suit, rank = divmod(top, position._r)
+        rank = top % ranks
         closure = _v1_closure(position)
         below = rank > 0 and (top - 1) in closure
-        above = rank < position._r - 1 and (top + 1) in closure
+        above = rank < ranks - 1 and (top + 1) in closure
         if not (below or above) or not _play_first_playable(position):
             return
 
@@ -551,7 +548,7 @@ def _realize_v1(position: Position, line: Sequence[str]) -> None:
     _absorb_v1(position)
     for step in line:
         if step == "D":
-            position._push(STOCK, DISCARD)
+            position.push_places(STOCK, DISCARD)
         elif not _play_first_playable(position):
             raise SolverBug("a pull with no playable tableau card")
         _absorb_v1(position)
@@ -1518,20 +1515,14 @@ def _realize_v2(position: Position, line: Sequence[tuple[int, int]]) -> None:
         if position.is_won():
             return  # King-pile tops moving to Ace piles after the win are not needed
         if card < 0:
-            position._push(STOCK, DISCARD)
+            position.push_places(STOCK, DISCARD)
             continue
-        if position._discard and position._discard[-1] == card:
-            source = DISCARD
-        elif card in position._tab:
-            source = TABLEAU_BASE + position._tab.index(card)
-        else:
-            piles = [i for i, pile in enumerate(position._kings) if pile and pile[-1] == card]
-            if not piles:
-                raise SolverBug(f"card {position._cards[card]} is not playable in the line")
-            source = KING_BASE + piles[0]
-        if not position._is_legal(source, place):
+        source = position.source_of(card)
+        if source == NOWHERE:
+            raise SolverBug(f"card {position.deck.card(card)} is not playable in the line")
+        if not position.is_legal_places(source, place):
             raise SolverBug(f"solver move {Place(source).name} {Place(place).name} is not legal")
-        position._push(source, place)
+        position.push_places(source, place)
 
 
 # ------------------------------------------------------------------------------- public
