@@ -308,17 +308,8 @@ class ConcreteSearch:
                 rest ^= low
                 sources.append(low.bit_length() - 1)
         symmetric = reductions.symmetry
-        if p < n and self.draw_early:
-            card = self.order[p]
-            line.append((-1, DISCARD))
-            forced = self._forced(card, ace, kings, fmask)
-            if forced is None:
-                found = dfs(p + 1, stack + (card,), tab, ace, kings, fmask)
-            else:
-                found = dfs(p + 1, stack, tab, *forced)
-            if found:
-                return True
-            line.pop()
+        if p < n and self.draw_early and self._draw(p, stack, tab, ace, kings, fmask):
+            return True
         for card in sources:
             bit = 1 << card
             f2 = fmask | bit
@@ -371,19 +362,26 @@ class ConcreteSearch:
                     if dfs(p, stack, tab, ace + (1 << shift), tuple(piles), fmask):
                         return True
                     line.pop()
-        if p < n and not self.draw_early:
-            card = self.order[p]
-            line.append((-1, DISCARD))
-            forced = self._forced(card, ace, kings, fmask)
-            if forced is None:
-                found = dfs(p + 1, stack + (card,), tab, ace, kings, fmask)
-            else:
-                found = dfs(p + 1, stack, tab, *forced)
-            if found:
-                return True
-            line.pop()
+        if p < n and not self.draw_early and self._draw(p, stack, tab, ace, kings, fmask):
+            return True
         # Every move failed: the state is lost. (Recorded only now, not on entry, so
         # that a round of the iterative search cut short leaves no unproved state.)
         seen.add(key)
         del line[mark:]
         return False
+
+    def _draw(
+        self, p: int, stack: tuple[int, ...], tab: int, ace: int, kings: tuple[int, ...], fmask: int
+    ) -> bool:
+        """Draw the stock's top card (an Ace or a King goes on to its pile) and search on
+        from there: True when that wins, with the draw left in ``line``."""
+        card = self.order[p]
+        self.line.append((-1, DISCARD))
+        forced = self._forced(card, ace, kings, fmask)
+        if forced is None:
+            found = self.wins_from(p + 1, stack + (card,), tab, ace, kings, fmask)
+        else:
+            found = self.wins_from(p + 1, stack, tab, *forced)
+        if not found:
+            self.line.pop()
+        return found
