@@ -22,6 +22,7 @@ from machfsol.engine.checker import CheckError, check_bytes
 from machfsol.engine.deal import deal, parse_order
 from machfsol.engine.rules import ACE_BASE, DISCARD, KING_BASE, Position, variant
 from machfsol.engine.transcript import Player
+from machfsol.errors import MachfsolError
 from machfsol.odds import solver
 from machfsol.odds.solver import (
     ALL_REDUCTIONS,
@@ -256,6 +257,32 @@ def test_without_the_compiled_module_the_python_search_answers_alike(
         "machfsol: note: the compiled search is not built; the Python search gives the "
         "same answers, about 60 times slower\n"
     )
+
+
+#: Python run in a fresh interpreter: a search that claims a win with a line that does
+#: not win (an empty one), as a bug in the solver would.
+_BROKEN_SEARCH = """
+import sys
+from machfsol.cli import main
+from machfsol.odds.solver import solving
+solving.COMPILED = True
+solving.compiled_search = lambda *arguments: (True, 1, [])
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_solver_bug_is_reported_with_its_traceback() -> None:
+    """A line that does not win on the engine is a bug to report, not a mistake of the
+    user's: the command line lets it through, traceback and all, where a user error
+    would be one line."""
+    assert not issubclass(solver.SolverBug, MachfsolError)
+    args = ["solve", "--variant", "2", "--deck", "44", "--seed", "1"]
+    ran = subprocess.run(
+        [sys.executable, "-c", _BROKEN_SEARCH, *args], capture_output=True, text=True
+    )
+    assert ran.returncode == 1 and ran.stdout == ""
+    assert ran.stderr.startswith("Traceback (most recent call last):\n")
+    assert "machfsol.odds.solver.solution.SolverBug: the solver's line does not win" in ran.stderr
 
 
 def test_the_compiled_search_knows_every_reduction_and_refuses_others() -> None:

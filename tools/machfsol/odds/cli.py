@@ -17,7 +17,7 @@ from a8.files import check_output, output_argument, write_atomically
 from machfsol.engine.cards import DECK_SIZES, Deck
 from machfsol.engine.deal import MAX_SEED, deal, parse_order, parse_seed
 from machfsol.engine.options import add_deal, add_variant, variants_of
-from machfsol.errors import MachfsolError
+from machfsol.errors import MachfsolError, UsageError
 from machfsol.odds.chart import draw_chart
 from machfsol.odds.cluster import check_address, check_tls, plain_traffic_warning
 from machfsol.odds.solver import (
@@ -33,12 +33,6 @@ from machfsol.odds.study import compute, format_table, stderr_is_terminal
 
 #: ``solve --plain``'s default node limit: the plain search needs many more states.
 PLAIN_NODE_LIMIT = 5_000_000
-
-
-class UsageError(MachfsolError):
-    """A bad option value (exit status 2, like argparse's own errors)."""
-
-    exit_status = 2
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:

@@ -11,7 +11,6 @@ import enum
 from dataclasses import dataclass
 
 from machfsol.engine.rules import Move
-from machfsol.errors import MachfsolError
 
 
 class Verdict(enum.Enum):
@@ -39,8 +38,13 @@ class Solution:
         return self.verdict is Verdict.WON
 
 
-class SolverBug(MachfsolError):
-    """A winning line that does not win on the engine: a bug in the solver or engine."""
+class SolverBug(RuntimeError):
+    """A winning line that does not win on the engine: a bug in the solver or the engine.
+
+    Not a user-facing error (it does not derive from MachfsolError): the command line
+    lets it through with its traceback, to be reported, instead of printing it as one
+    line about the user's input.
+    """
 
 
 class LimitReached(Exception):

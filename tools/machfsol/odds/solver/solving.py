@@ -127,9 +127,9 @@ def transcript(
 ) -> str:
     """The transcript of a winning line: PLAYER AUTO when it is the policy's own game,
     else PLAYER SOLVER (the checker holds it to legality and the result, not to a
-    policy). Raises SolverBug for a solution that is not a win."""
+    policy). A solution that is not a win has no line: ValueError."""
     if not solution.won:
-        raise SolverBug("only a won deal has a line to write")
+        raise ValueError("only a won deal has a line to write")
     position = replay(order, game, solution.moves)
     player = Player.AUTO if solution.by_policy else Player.SOLVER
     return of_game(position, seed=seed, player=player)
