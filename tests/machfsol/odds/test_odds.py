@@ -129,6 +129,7 @@ def test_odds_table_text(capsys: pytest.CaptureFixture[str]) -> None:
         (["--deck", "50"], "--deck '50'"),
         (["--deals", "0"], "--deals '0'"),
         (["--first-seed", "0"], "seed 0"),
+        (["--first-seed", "x"], "seed 'x'"),
         (["--jobs", "x"], "--jobs 'x'"),
     ],
 )
@@ -136,6 +137,24 @@ def test_odds_bad_options(
     args: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["odds", *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seed", "0"], "seed 0 is outside"),
+        (["--seed", "5", "--deck", "33"], "deck size 33"),
+        (["--order", "AS 2S"], "--order has 2 cards"),
+        ([], "give exactly one of --seed and --order"),
+        (["--seed", "1", "--node-limit", "0"], "--node-limit '0'"),
+    ],
+)
+def test_solve_bad_options(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["solve", *args]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
 

@@ -39,7 +39,7 @@ from functools import cache
 
 from machfsol.engine.cards import Card, Deck
 from machfsol.engine.deal import deal
-from machfsol.errors import MachfsolError, UsageError
+from machfsol.errors import MachfsolError
 
 
 class IllegalMoveError(MachfsolError):
@@ -81,7 +81,7 @@ def variant(number: int) -> Variant:
     try:
         return VARIANTS[number]
     except KeyError:
-        raise UsageError(f"variant {number} is not 1 or 2") from None
+        raise MachfsolError(f"variant {number} is not 1 or 2") from None
 
 
 class Place(enum.IntEnum):
