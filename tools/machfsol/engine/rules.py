@@ -381,10 +381,15 @@ class Position:
         """The card in each tableau space, T1 first (NOWHERE for an empty space)."""
         return tuple(self._tab)
 
-    def ace_pile_heights(self) -> tuple[int, ...]:
-        """How many cards each Ace pile (S, H, C, D) holds."""
+    def ace_pile_heights(self) -> list[int]:
+        """How many cards each Ace pile (S, H, C, D) holds (a new list)."""
         ranks = self._r
-        return tuple(wanted - suit * ranks for suit, wanted in enumerate(self._ace_next))
+        return [wanted - suit * ranks for suit, wanted in enumerate(self._ace_next)]
+
+    def king_pile_tops(self) -> list[int]:
+        """The top card of each King pile (S, H, C, D), NOWHERE for one not started
+        (a new list)."""
+        return [pile[-1] if pile else NOWHERE for pile in self._kings]
 
     def source_of(self, card: int) -> int:
         """The place ``card`` can be moved from now (the discard top, a tableau space, a

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from machfsol.engine.rules import DISCARD, KING_BASE, NOWHERE, STOCK, TABLEAU_BASE, Place, Position
+from machfsol.engine.rules import DISCARD, NOWHERE, STOCK, TABLEAU_BASE, Place, Position
 from machfsol.odds.solver.solution import SolverBug
 
 # ---------------------------------------------------------------- the token model's line
@@ -24,23 +24,23 @@ def realize_token_line(position: Position, line: Sequence[str]) -> None:
     space takes the discard top). Between steps, discard tops the model absorbs are
     played, or pulled by a token, as the model assumes.
     """
-    _absorb(position)
+    ranks = position.deck.rank_count
+    _absorb(position, ranks)
     for step in line:
         if step == "D":
             position.push_places(STOCK, DISCARD)
         elif not _play_first_playable(position):
             raise SolverBug("a pull with no playable tableau card")
-        _absorb(position)
+        _absorb(position, ranks)
     while _play_first_playable(position):
-        _absorb(position)
+        _absorb(position, ranks)
 
 
-def _closure(position: Position) -> set[int]:
-    """Foundation cards plus tokens (tableau cards playable in some order), variant 1."""
-    ranks = position.deck.rank_count
-    ace = list(position.ace_pile_heights())
-    tops = [position.top_number(KING_BASE + pile) for pile in range(4)]
-    king = [ranks if top == NOWHERE else top % ranks for top in tops]
+def _closure(position: Position, ranks: int) -> tuple[list[int], list[int]]:
+    """P, the foundation cards plus the tokens (tableau cards playable in some order),
+    as each suit's two sides: the ranks below ``ace[suit]`` and from ``king[suit]`` up."""
+    ace = position.ace_pile_heights()
+    king = [ranks if top == NOWHERE else top % ranks for top in position.king_pile_tops()]
     tab = {card for card in position.tableau_numbers() if card >= 0}
     grown = True
     while grown:
@@ -55,7 +55,7 @@ def _closure(position: Position) -> set[int]:
                 continue
             tab.discard(card)
             grown = True
-    return {s * ranks + r for s in range(4) for r in range(ranks) if r < ace[s] or r >= king[s]}
+    return ace, king
 
 
 def _play_first_playable(position: Position) -> bool:
@@ -67,17 +67,17 @@ def _play_first_playable(position: Position) -> bool:
     return False
 
 
-def _absorb(position: Position) -> None:
+def _absorb(position: Position, ranks: int) -> None:
     """Absorb discard tops that extend P: play them, or pull them with a token."""
-    ranks = position.deck.rank_count
     while (top := position.top_number(DISCARD)) != NOWHERE:
         if position.is_playable_number(top):
             position.push_places(DISCARD, position.destinations_of(top)[0])
             continue
-        rank = top % ranks
-        closure = _closure(position)
-        below = rank > 0 and (top - 1) in closure
-        above = rank < ranks - 1 and (top + 1) in closure
+        suit, rank = divmod(top, ranks)
+        ace, king = _closure(position, ranks)
+        # Is the card below it in its suit in P, or the card above it?
+        below = rank > 0 and (rank - 1 < ace[suit] or rank - 1 >= king[suit])
+        above = rank < ranks - 1 and (rank + 1 < ace[suit] or rank + 1 >= king[suit])
         if not (below or above) or not _play_first_playable(position):
             return
 
