@@ -1,4 +1,4 @@
-"""Types of the compiled concrete search (_concrete.c); machfsol.odds.solver calls it."""
+"""Types of the compiled concrete search (_concrete.c); machfsol.odds.solver.compiled calls it."""
 
 #: The reduction bits this build knows (Reductions.flags with every reduction on).
 REDUCTIONS: int

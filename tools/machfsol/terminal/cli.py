@@ -21,9 +21,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from a8.commandline import docs
-from machfsol.engine.cards import Card, Deck
-from machfsol.engine.deal import deal, parse_order, parse_seed
-from machfsol.engine.options import add_deal, add_variant
+from machfsol.engine.cards import Card
+from machfsol.engine.options import add_deal, add_variant, chosen_deal
 from machfsol.engine.rules import variant
 from machfsol.errors import UsageError
 from machfsol.terminal import curses_ui
@@ -78,14 +77,7 @@ def run_play(args: argparse.Namespace) -> int:
         raise UsageError("--transcript -: the game itself is on standard output; give a file")
     if sys.stdin is None or sys.stdout is None:  # started with <&- or >&-
         raise UsageError("play needs a standard input and a standard output")
-    if args.order is not None:
-        order = parse_order(args.order, args.deck)
-        seed = None
-    else:
-        size = 52 if args.deck is None else args.deck
-        Deck(size)
-        seed = random_seed() if args.seed is None else parse_seed(args.seed)
-        order = deal(seed, size)
+    order, seed = chosen_deal(args, random_seed=random_seed)
     game = variant(int(args.variant))
     face = CardFace(Style(args.style), wants_colour(sys.stdout), can_show_symbols(sys.stdout))
     transcript = None if args.transcript is None else Path(args.transcript)
