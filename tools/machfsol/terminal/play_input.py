@@ -183,7 +183,7 @@ Commands (one a line, then Enter; upper or lower case):
   h        hint (hints solver: from the solver's winning line; hints policy)
   u [N]    undo the last move (or N)   redo [N]  play again what u took back
   p        let the autoplay policy play to the end
-  solve    can this deal still be won? (asks the solver, 10 s at most)
+  solve    can this deal still be won? (the solver; solve N: wait N seconds)
   t        the table, moves and time   stats  the statistics
   n [SEED] new deal (random, or SEED)  restart  the same deal again
   continue the game kept when you last quit
