@@ -310,9 +310,9 @@ class Sitting:
         refusal says why when no such pile takes it."""
         position = self.position
         allowed = [p for p in FOUNDATIONS if wanted is None or wanted(p)]
-        if not allowed:  # only places that are no foundation: say which rule
-            target = next(p for p in Place if wanted is not None and wanted(p))
-            return self.play(Move(source, target))
+        if not allowed:  # only places that are no foundation: the rule says why not
+            asked = (p for p in Place if wanted is not None and wanted(p))
+            return self.play(Move(source, next(asked, Place.S)))
         choices = tuple(p for p in allowed if position.is_legal(Move(source, p)))
         if not choices:
             refusals = tuple(refusal(position, Move(source, p)) for p in allowed)
