@@ -100,6 +100,14 @@ typedef struct {
     int place_discard, place_ace, place_king;
     int interrupted;
     KeySet seen;
+    /* A game in progress to start from instead of the deal (search()'s ``start``). */
+    int has_start;
+    int start_p, start_top;
+    uint64_t start_tab, start_fmask;
+    uint32_t start_ace;
+    int start_stack[MAXN];
+    int start_pile[4][16];
+    int start_plen[4];
 } Search;
 
 /* ------------------------------------------------------------------ the key set */
@@ -1089,15 +1097,28 @@ unwind:
     return found;
 }
 
-/* The state after the deal: each space filled from the stock in turn. */
-static void start(Search *s, int *p, uint64_t *tab, uint32_t *ace, uint64_t *fmask) {
+/* The state after the deal: each space filled from the stock in turn; or the game in
+ * progress search() was given. */
+static void start(Search *s, int *p, int *top, uint64_t *tab, uint32_t *ace, uint64_t *fmask) {
     *p = 0;
+    *top = 0;
     *tab = 0;
     *ace = 0;
     *fmask = 0;
     for (int i = 0; i < 4; i++) {
         s->plen[i] = 0;
         s->pbits[i] = 0;
+    }
+    if (s->has_start) {
+        *p = s->start_p;
+        *top = s->start_top;
+        *tab = s->start_tab;
+        *ace = s->start_ace;
+        *fmask = s->start_fmask;
+        for (int k = 0; k < s->start_top; k++) s->stack[k] = s->start_stack[k];
+        for (int i = 0; i < 4; i++)
+            for (int k = 0; k < s->start_plen[i]; k++) pile_push(s, i, s->start_pile[i][k]);
+        return;
     }
     for (int slot = 0; slot < s->slots; slot++) {
         while (*p < s->n) {
@@ -1122,7 +1143,7 @@ static int solve(Search *s, int64_t first_round) {
     s->draw_early = 0;
     s->nodes = 0;
     for (;;) {
-        int p;
+        int p, top;
         uint64_t tab, fmask;
         uint32_t ace;
         if (s->flags & ITERATIVE) {
@@ -1132,8 +1153,8 @@ static int solve(Search *s, int64_t first_round) {
             s->bound = s->limit;
         }
         s->line_len = 0;
-        start(s, &p, &tab, &ace, &fmask);
-        int found = dfs(s, p, 0, tab, ace, fmask);
+        start(s, &p, &top, &tab, &ace, &fmask);
+        int found = dfs(s, p, top, tab, ace, fmask);
         if (found != STOPPED) return found;
         if (s->nodes >= s->limit) return STOPPED;
         step *= 2;
@@ -1145,7 +1166,7 @@ static int solve(Search *s, int64_t first_round) {
 
 PyDoc_STRVAR(search_doc,
              "search(order, ranks, slots, same_suit, flags, limit, first_round, places,\n"
-             "       stock_order_after)\n"
+             "       stock_order_after, start=None)\n"
              "--\n\n"
              "The concrete search of a deal: ``order`` is the card numbers in dealing order\n"
              "(bytes), ``ranks`` the ranks per suit, ``slots`` the tableau spaces, ``same_suit``\n"
@@ -1156,17 +1177,62 @@ PyDoc_STRVAR(search_doc,
              "the node limit (negative: none),\n"
              "``first_round`` the first round's states, ``places`` the engine's (DISCARD,\n"
              "ACE_BASE, KING_BASE), ``stock_order_after`` the states searched before the\n"
-             "stock-order and placement tests are used. Returns (verdict, nodes, line):\n"
+             "stock-order and placement tests are used, ``start`` None (the deal) or a game\n"
+             "in progress to search from: (p, discard, tableau, ace, foundations, piles), the\n"
+             "stock position, the discard pile's cards bottom first (bytes), the tableau's and\n"
+             "the foundations' cards as bit masks, the Ace-pile heights (4 bits per suit) and\n"
+             "the four King piles' cards from the King up (bytes each). Returns (verdict,\n"
+             "nodes, line):\n"
              "verdict 1 won, 0 lost, -1 the limit was reached; line the (card, place) steps\n"
              "of the win, a draw being (-1, DISCARD).");
+
+/* Read search()'s ``start`` (see its docstring) into s->start_*; 0 with a ValueError set
+ * if it is not a table of this deck. The search takes it as given: the caller makes it
+ * from a game the engine played, so it is a table the rules can reach. */
+static int read_start(Search *s, PyObject *begin) {
+    int p;
+    unsigned long long tab, fmask;
+    unsigned int ace;
+    const char *stack, *pile[4];
+    Py_ssize_t stack_len, pile_len[4];
+    if (!PyArg_ParseTuple(begin, "iy#KIK(y#y#y#y#)", &p, &stack, &stack_len, &tab, &ace, &fmask,
+                          &pile[0], &pile_len[0], &pile[1], &pile_len[1], &pile[2], &pile_len[2],
+                          &pile[3], &pile_len[3]))
+        return 0;
+    int ok = p >= 0 && p <= s->n && stack_len <= s->n && (tab & ~s->full) == 0 &&
+             (fmask & ~s->full) == 0;
+    for (Py_ssize_t k = 0; ok && k < stack_len; k++) ok = (unsigned char)stack[k] < s->n;
+    for (int i = 0; ok && i < 4; i++) {
+        ok = pile_len[i] <= s->r && ((ace >> (4 * i)) & 15) <= (unsigned)s->r;
+        for (Py_ssize_t k = 0; ok && k < pile_len[i]; k++) ok = (unsigned char)pile[i][k] < s->n;
+    }
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "search: the start is not a table of this deck");
+        return 0;
+    }
+    s->has_start = 1;
+    s->start_p = p;
+    s->start_top = (int)stack_len;
+    s->start_tab = tab;
+    s->start_fmask = fmask;
+    s->start_ace = ace;
+    for (Py_ssize_t k = 0; k < stack_len; k++) s->start_stack[k] = (unsigned char)stack[k];
+    for (int i = 0; i < 4; i++) {
+        s->start_plen[i] = (int)pile_len[i];
+        for (Py_ssize_t k = 0; k < pile_len[i]; k++) s->start_pile[i][k] = (unsigned char)pile[i][k];
+    }
+    return 1;
+}
 
 static PyObject *py_search(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer order;
     int ranks, slots, same_suit, flags, discard, ace_base, king_base;
     long long limit, first_round, stock_after;
-    if (!PyArg_ParseTuple(args, "y*iipiLL(iii)L", &order, &ranks, &slots, &same_suit, &flags,
-                          &limit, &first_round, &discard, &ace_base, &king_base, &stock_after))
+    PyObject *begin = Py_None;
+    if (!PyArg_ParseTuple(args, "y*iipiLL(iii)L|O", &order, &ranks, &slots, &same_suit, &flags,
+                          &limit, &first_round, &discard, &ace_base, &king_base, &stock_after,
+                          &begin))
         return NULL;
     int n = (int)order.len;
     if ((flags & ~REDUCTION_BITS) != 0) {
@@ -1213,6 +1279,11 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         s->suit[c] = c / ranks;
         s->rank[c] = c % ranks;
         s->is_king[c] = s->rank[c] == ranks - 1;
+    }
+    if (begin != Py_None && !read_start(s, begin)) {
+        free(s->seen.slots);
+        free(s);
+        return NULL;
     }
     /* May card c go on King-pile top t? One rank lower, and same suit (variant 1) or
      * the other colour (variant 2; hearts and diamonds, suits 1 and 3, are red). */
@@ -1319,7 +1390,8 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__concrete(void) {
     PyObject *m = PyModule_Create(&module);
-    if (m != NULL && PyModule_AddIntConstant(m, "REDUCTIONS", REDUCTION_BITS) < 0) {
+    if (m != NULL && (PyModule_AddIntConstant(m, "REDUCTIONS", REDUCTION_BITS) < 0 ||
+                      PyModule_AddIntConstant(m, "STARTS", 1) < 0)) {
         Py_DECREF(m);
         return NULL;
     }

@@ -23,6 +23,9 @@ The stock order is known, so the only choices are the optional foundation moves 
 * :mod:`.compiled`: the bridge to ``machfsol.odds._concrete``, the same move-by-move
   search in C, state for state, about 60 times faster; :func:`search` uses it when it
   is built.
+* :mod:`.in_progress`: :func:`solve_in_progress`, the same searches started from a
+  game in progress instead of the deal (the terminal game's "can this deal still be
+  won?").
 
 docs/ODDS.md, "The solver", tells how each variant is searched and proves each
 reduction sound; its "Speed" section has the figures. The names below are the
@@ -31,6 +34,7 @@ some of them).
 """
 
 from machfsol.odds.solver.compiled import COMPILED, COMPILED_OUT_OF_DATE, CompiledSearchMissing
+from machfsol.odds.solver.in_progress import search_in_progress, solve_in_progress
 from machfsol.odds.solver.reductions import (
     ALL_REDUCTIONS,
     EACH_REDUCTION,
@@ -67,7 +71,9 @@ __all__ = [
     "default_node_limit",
     "replay",
     "search",
+    "search_in_progress",
     "solve",
+    "solve_in_progress",
     "solve_seed",
     "transcript",
 ]

@@ -13,11 +13,15 @@ search", says how the C form keeps its state.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from machfsol.engine.cards import TABLEAU_SIZES, Card
 from machfsol.engine.rules import ACE_BASE, DISCARD, KING_BASE, KingBuild, Variant
 from machfsol.errors import MachfsolError
 from machfsol.odds.solver.reductions import ALL_REDUCTIONS, FIRST_ROUND, Reductions
+
+if TYPE_CHECKING:
+    from machfsol.odds._concrete import Start
 
 
 class CompiledSearchMissing(MachfsolError):
@@ -42,6 +46,11 @@ if COMPILED_OUT_OF_DATE:
 #: slower; ``machfsol odds`` and ``machfsol solve`` say so.)
 COMPILED = _concrete is not None
 
+#: Can the compiled search start from a game in progress (search()'s ``start``)? A
+#: module built from a _concrete.c older than that cannot; the Python form then
+#: searches from the table, with the same answers.
+COMPILED_STARTS = COMPILED and getattr(_concrete, "STARTS", 0) == 1
+
 
 def compiled_search(
     order: Sequence[Card],
@@ -49,12 +58,20 @@ def compiled_search(
     node_limit: int,
     reductions: Reductions,
     stock_order_after: int,
+    start: Start | None = None,
 ) -> tuple[bool | None, int, list[tuple[int, int]]]:
     """The concrete search in the compiled module: (found, nodes, line) as
     :meth:`ConcreteSearch.solve <machfsol.odds.solver.concrete.ConcreteSearch.solve>`
-    and its ``nodes`` and ``line`` give them."""
+    and its ``nodes`` and ``line`` give them. ``start`` None searches from the deal;
+    else it is the game in progress to search from (``_concrete.search``'s docstring
+    says how it is packed; :mod:`~machfsol.odds.solver.in_progress` packs it)."""
     if _concrete is None:
         state = "is out of date" if COMPILED_OUT_OF_DATE else "is not built"
+    elif start is not None and not COMPILED_STARTS:
+        state = "is too old to start from a game in progress"
+    else:
+        state = ""
+    if state:
         raise CompiledSearchMissing(
             f"the compiled search (machfsol.odds._concrete) {state}: reinstall the "
             "package with a C compiler and Python's headers at hand (in a checkout: "
@@ -71,5 +88,6 @@ def compiled_search(
         FIRST_ROUND,
         (DISCARD, ACE_BASE, KING_BASE),
         stock_order_after,
+        *(() if start is None else (start,)),
     )
     return (None if verdict < 0 else verdict == 1), nodes, line
