@@ -28,8 +28,8 @@ from machfsol.odds.solver.compiled import COMPILED_STARTS, compiled_search
 from machfsol.odds.solver.concrete import ConcreteSearch
 from machfsol.odds.solver.realize import realize_concrete_line, realize_token_line
 from machfsol.odds.solver.reductions import ALL_REDUCTIONS, PLAIN, STOCK_ORDER_AFTER, Reductions
-from machfsol.odds.solver.solution import Solution, SolverBug, Verdict
-from machfsol.odds.solver.solving import default_node_limit, replay
+from machfsol.odds.solver.solution import Solution, Verdict
+from machfsol.odds.solver.solving import default_node_limit, replay, searched
 from machfsol.odds.solver.token_model import TokenSearch
 
 if TYPE_CHECKING:
@@ -96,13 +96,7 @@ def search_in_progress(
             found, nodes, line = concrete.solve(), concrete.nodes, concrete.line
         if found:
             realize_concrete_line(played, line)
-    if found is None:
-        return Solution(Verdict.UNKNOWN, (), nodes, False)
-    if not found:
-        return Solution(Verdict.LOST, (), nodes, False)
-    if not played.is_won():
-        raise SolverBug(f"the solver's line does not win: {played}")
-    return Solution(Verdict.WON, played.move_stack, nodes, False)
+    return searched(found, nodes, played)
 
 
 # ------------------------------------------------------------------ the table as state

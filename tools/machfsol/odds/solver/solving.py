@@ -89,13 +89,21 @@ def search(
             found, nodes, line = concrete.solve(), concrete.nodes, concrete.line
         if found:
             realize_concrete_line(position, line)
+    return searched(found, nodes, position)
+
+
+def searched(found: bool | None, nodes: int, played: Position) -> Solution:
+    """A search's answer: UNKNOWN when ``found`` is None (the node limit came first),
+    LOST, or WON with the moves of ``played``, on which the winning line was replayed,
+    only when the engine says they win (else :class:`SolverBug`: the engine, not the
+    search, has the last word)."""
     if found is None:
         return Solution(Verdict.UNKNOWN, (), nodes, False)
     if not found:
         return Solution(Verdict.LOST, (), nodes, False)
-    if not position.is_won():
-        raise SolverBug(f"the solver's line does not win: {position}")
-    return Solution(Verdict.WON, position.move_stack, nodes, False)
+    if not played.is_won():
+        raise SolverBug(f"the solver's line does not win: {played}")
+    return Solution(Verdict.WON, played.move_stack, nodes, False)
 
 
 def solve(order: Sequence[Card], game: Variant | int, node_limit: int | None = None) -> Solution:
