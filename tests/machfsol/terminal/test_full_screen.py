@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from machfsol.atari.keyboard_game import player_moves
 from machfsol.engine.autoplay import play
 from machfsol.engine.cards import DECK_SIZES
 from machfsol.engine.checker import check_bytes
@@ -32,7 +33,7 @@ from machfsol.terminal.screen_layout import (
 from machfsol.terminal.statistics import Statistics
 from machfsol.terminal.table_view import CardFace, Style
 from tests.machfsol.support import order_with
-from tests.machfsol.terminal.typed_game import mixed_moves, short_keys, two_keys
+from tests.machfsol.terminal.typed_game import short_keys, two_keys
 
 
 def game_of(
@@ -75,7 +76,7 @@ def test_two_keys_a_move_as_on_the_atari_play_the_same_moves(number: int, seed: 
     """Source and destination keys for every move, as on the Atari: a card with one
     place goes there on the first key, and the second key then changes nothing."""
     game = game_of(seed, number)
-    moves = mixed_moves(Position.from_seed(seed, variant(number)), 80)
+    moves = player_moves(Position.from_seed(seed, variant(number)), 80)
     for move in moves:
         press(game, *two_keys(move))
         assert game.mode is Mode.PLAY and game.picked is None
@@ -87,7 +88,7 @@ def test_one_key_moves_a_card_to_its_only_place(number: int, seed: int) -> None:
     """The fewest keys: the source's alone when the card has exactly one legal place
     (the Barajamos "best spot"); with two, the game asks which, as before."""
     game = game_of(seed, number)
-    moves = mixed_moves(Position.from_seed(seed, variant(number)), 80)
+    moves = player_moves(Position.from_seed(seed, variant(number)), 80)
     for move in moves:
         keys = short_keys(game.sitting.position, move)
         press(game, keys[0])

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from machfsol.atari.keyboard_game import player_moves
 from machfsol.engine.autoplay import play
 from machfsol.engine.checker import check_bytes
 from machfsol.engine.deal import deal
@@ -25,7 +26,7 @@ from machfsol.engine.rules import DRAW, Position, variant
 from machfsol.engine.transcript import Player, of_game
 from tests.machfsol.terminal.pty_terminal import REPO as REPO_TOP
 from tests.machfsol.terminal.pty_terminal import ShownTable, Terminal, words
-from tests.machfsol.terminal.typed_game import mixed_moves, short_keys, two_keys
+from tests.machfsol.terminal.typed_game import short_keys, two_keys
 
 
 @pytest.fixture
@@ -57,7 +58,7 @@ def test_keyboard_game_ends_on_the_engines_table(
     position = Position.from_seed(seed, variant(number))
     dealt = ShownTable.of_position(position)
     terminal.wait_for(lambda text: _shows(text, dealt))
-    moves = mixed_moves(position, count)
+    moves = player_moves(position, count)
     assert len(moves) == count
     for move in moves:
         keys = two_keys(move) if number == 1 else short_keys(position, move)
@@ -468,7 +469,7 @@ def test_the_game_in_progress_is_kept_and_offered_at_the_next_start(
 
 def test_load_goes_on_with_a_saved_game(terminals: list[Terminal], tmp_path: Path) -> None:
     position = Position.from_seed(4, variant(2), 40)
-    for move in mixed_moves(position, 9):
+    for move in player_moves(position, 9):
         position.push(move)
     saved = tmp_path / "saved.txt"
     saved.write_text(of_game(position, seed=4, player=Player.HUMAN))

@@ -7,16 +7,16 @@ from pathlib import Path
 
 import pytest
 
+from machfsol.atari.keyboard_game import player_moves
 from machfsol.cli import main
 from machfsol.engine.rules import Position, variant
 from machfsol.engine.transcript import Player, of_game
 from machfsol.terminal.kept_game import KeptGame, SavedGame, SavedGameError, load
-from tests.machfsol.terminal.typed_game import mixed_moves
 
 
 def game(seed: int = 4, number: int = 2, size: int = 40, moves: int = 9) -> Position:
     position = Position.from_seed(seed, variant(number), size)
-    for move in mixed_moves(position, moves):
+    for move in player_moves(position, moves):
         position.push(move)
     return position
 

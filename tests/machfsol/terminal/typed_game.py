@@ -2,7 +2,8 @@
 
 The moves are a mixture a player might make (not the policy's: every kind of move comes
 up, draws and plays, to Ace and King piles, from spaces, the discard pile and King
-piles). A move is typed the short way (the source's key alone when the card has one
+piles): :func:`machfsol.atari.keyboard_game.player_moves`, the games the Atari keyboard
+tests type. A move is typed the short way (the source's key alone when the card has one
 legal place, as the game allows) or the long way (source and destination keys, as on
 the Atari: the second key then does nothing more).
 """
@@ -13,27 +14,6 @@ from machfsol.engine.rules import Move, Place, Position
 
 #: The full-screen game's King-pile keys, spades hearts clubs diamonds.
 KING_KEYS = "ZXCV"
-#: Spreads the chosen plays over the legal ones.
-STRIDE = 7
-
-
-def mixed_moves(position: Position, count: int) -> tuple[Move, ...]:
-    """Up to ``count`` legal moves from ``position`` (not changed): mostly plays, a
-    draw every third move while there is one; fewer if the game ends."""
-    table = position.copy()
-    moves: list[Move] = []
-    for number in range(count):
-        legal = table.legal_moves()
-        if not legal or table.is_won():
-            break
-        plays = [move for move in legal if not move.is_draw]
-        if plays and (number % 3 != 2 or len(plays) == len(legal)):
-            move = plays[(STRIDE * number) % len(plays)]
-        else:
-            move = legal[0] if legal[0].is_draw else legal[-1]
-        table.push(move)
-        moves.append(move)
-    return tuple(moves)
 
 
 def source_key(place: Place) -> str:
