@@ -49,9 +49,7 @@ from machfsol.atari.verify import (
     without_transcripts,
 )
 from machfsol.atari.verify_batch import DEAL_SECONDS, Launch
-from machfsol.engine.cards import Deck
-from machfsol.engine.options import add_variant, variants_of
-from machfsol.engine.seed_list import parse_seed_list
+from machfsol.engine.options import add_variant, deck_option, seeds_option, variants_of
 from machfsol.errors import MachfsolError, UsageError
 
 #: Help of ``--source``, shared by the commands that read the one source.
@@ -229,7 +227,7 @@ def _decks(text: str) -> tuple[int, ...]:
     for item in text.split(","):
         if re.fullmatch(r"\s*[0-9]{1,6}\s*", item) is None:  # ASCII digits: int() reads it
             raise UsageError(f"--deck {text!r}: give deck sizes like 52 or 52,40")
-        size = Deck(int(item)).size
+        size = deck_option(int(item))
         if size not in decks:
             decks.append(size)
     return tuple(decks)
@@ -247,7 +245,7 @@ def _plan(args: argparse.Namespace, launches: tuple[Launch, ...]) -> Plan:
     """--seeds and --deck, or the default plan without either."""
     if args.seeds is None and args.deck is None:
         return Plan.default(launches)
-    seeds = parse_seed_list(DEFAULT_SEEDS if args.seeds is None else args.seeds)
+    seeds = seeds_option(DEFAULT_SEEDS if args.seeds is None else args.seeds)
     return Plan.every(launches, _decks("52" if args.deck is None else args.deck), seeds)
 
 
