@@ -197,9 +197,17 @@
 # 73: a new deal and the first table (DI=3) show each tableau card as the lay-out (84)
 # puts it there.
 73 POSITION PX(I+2),PY(I+2):PRINT CE$(C+C+3,C+C+4);:NEXT I:EM=0:LO=TS:RETURN
-# 76 shows the foundations (an undo after the final transfer was shown, 6870).
+# 76 shows the foundations (an undo after the final transfer was shown, 253).
 76 FOR S=0 TO 3:Y=5+S+S:C9=AN(S)-1:IF C9<S*NR THEN C9=-1
 77 C9=C9+C9+3:POSITION 3,Y:PRINT CE$(C9,C9+1);:C9=KT(S)*2+3:POSITION 30,Y:PRINT CE$(C9,C9+1);:NEXT S:RETURN
+# The end of the game? (From 202, the stock empty: no legal move left.) A move is left
+# when a foundation takes the discard top, a King-pile top or a tableau card: exactly
+# when the policy (100) finds one, without working out which. Here, low in the
+# program: it runs at every key once the stock is empty; the end itself is shown at
+# 260.
+78 IF FC<N THEN ON V1 GOSUB 610:IF RC OR KA THEN RETURN
+79 IF FC<N THEN IF WN THEN IF WT(W(WN)) THEN RETURN
+80 GOTO 260
 84 FOR I=0 TO TS-1
 85 C=D(P):P=P+1:IF FF(C) THEN 88
 86 T(I)=C:ON DI GOTO 87,676,73
@@ -221,7 +229,7 @@
 94 GOSUB 60:GOSUB 10:IF SN<SM THEN IF US(SN+1)>31 THEN 93
 95 RP=0:RETURN
 # The moves made, on line 16; during play nothing after them (the end shows its time
-# there, 6835, and keeps it while it is shown: EN=1).
+# there, 261, and keeps it while it is shown: EN=1).
 96 IF EN THEN EN=0:POSITION 12,16:PRINT BL$(1,13);
 97 POSITION 6,16:PRINT NM;"  ";:RETURN
 #
@@ -331,9 +339,9 @@
 # and both go at once: two lines deleted, two blank ones inserted).
 #
 # The main loop (201): count the deal as played once a move is made; the moves made
-# (258); the end (6800); read a key.
+# (97); the end (78); read a key.
 201 IF PF=0 THEN IF NM THEN PF=1:GP=GP+1:GOSUB 199
-202 GOSUB 97:IF P>N THEN GOSUB 6800
+202 GOSUB 97:IF P>N THEN GOSUB 78
 203 IF TM THEN GOSUB 7200
 204 GET #2,KY
 205 IF KY>96 AND KY<123 THEN KY=KY-32
@@ -402,6 +410,28 @@
 #T 273 GOSUB 60:NM=NM+(F=0):GOSUB 10
 #T 274 PRINT #1;PN$(55+F/16,56+F/16);PN$(P3(SR),P3(SR)+2);PN$(P3(DS),P3(DS)+2);CO$(C+C+1,C+C+2):GOTO 271
 #
+# Won: every card is on a foundation, and the King piles go over to the Ace piles (the
+# final transfer, docs/RULES.md), shown at once: each Ace pile topped by its King, the King
+# piles empty, written straight, all four suits (no loop, no GOSUB: each GOSUB, RETURN and
+# NEXT makes BASIC look for its line from the program's start, and this deep in the
+# program four turns of a loop cost a player some 20 frames on genuine ROMs). Shown only:
+# the position stays as it is; after an undo (WD=1) 76 shows the foundations as they are.
+252 REM WON: SHOW THE FINAL TRANSFER
+253 C9=NR1+NR1+3:POSITION 3,5:PRINT CE$(C9,C9+1);:C9=C9+NR+NR:POSITION 3,7:PRINT CE$(C9,C9+1);
+254 C9=C9+NR+NR:POSITION 3,9:PRINT CE$(C9,C9+1);:C9=C9+NR+NR:POSITION 3,11:PRINT CE$(C9,C9+1);
+255 POSITION 30,5:PRINT "--";:POSITION 30,7:PRINT "--";:POSITION 30,9:PRINT "--";
+256 POSITION 30,11:PRINT "--";:WD=1:RETURN
+260 IF FC=N THEN GOSUB 253:IF WF=0 THEN GW=GW+1:WF=1:GOSUB 199
+# The time the game took, from the deal to its end (seconds: 50 jiffies on a PAL
+# machine, GTIA's PAL register's bits 1-3 clear), next to the moves, once (EN=1).
+261 IF EN THEN 266
+262 EN=1:TJ=TM:IF NOT TM THEN TJ=PEEK(18)*65536+PEEK(19)*256+PEEK(20)
+263 Y9=INT((TJ-T8)/(60-10*(PEEK(53268)<2))):X=INT(Y9/60):Y9=Y9-60*X
+264 POSITION 12,16:PRINT "TIME ";X;":";:IF Y9<10 THEN PRINT 0;
+265 PRINT Y9;" ";
+266 LN$="YOU WON! ALL CARDS PLACED":IF FC<N THEN LN$="NO MORE MOVES: ":LN$(16)=STR$(FC)
+267 IF FC<N THEN LN$(LEN(LN$)+1)=" CARDS PLACED"
+268 GOSUB 295:X=USR(TX,ADR("N NEW  T RESTART  U UNDO  O OPTIONS"),35,720,40):M8=1:RETURN
 # 283: the game's clock, the jiffies since power-on (RTCLOK, locations 18-20); in
 # test mode TM, which then counts the steps the test mode typed, a second each (7255),
 # so that the time shown is the engine's too.
@@ -528,35 +558,6 @@
 6630 GOSUB 60:LN$="HINT: ":LN$(7)=CD$(C+C+1,C+C+2):LN$(9)=" "
 6640 LN$(10)=PL$(SR+SR+1,SR+SR+2):LN$(12)=" TO ":LN$(16)=PL$(DS+DS+1,DS+DS+2)
 6650 GOTO 295
-# With the stock empty a move is left when a foundation takes the discard top, a King-pile
-# top or a tableau card: exactly when the policy (100) finds one, without working out which.
-6800 REM END OF THE GAME? (NO LEGAL MOVE LEFT)
-6810 IF P<=N THEN RETURN
-6820 IF FC<N THEN IF V1 THEN GOSUB 610
-6822 IF FC<N THEN IF RC OR KA THEN RETURN
-6824 IF FC<N THEN IF WN THEN IF WT(W(WN)) THEN RETURN
-6830 IF FC=N THEN GOSUB 6870:IF WF=0 THEN GW=GW+1:WF=1:GOSUB 199
-# The time the game took, from the deal to its end (seconds: 50 jiffies on a PAL
-# machine, GTIA's PAL register's bits 1-3 clear), next to the moves, once (EN=1).
-6835 IF EN THEN 6840
-6836 EN=1:TJ=TM:IF NOT TM THEN TJ=PEEK(18)*65536+PEEK(19)*256+PEEK(20)
-6837 Y9=INT((TJ-T8)/(60-10*(PEEK(53268)<2))):X=INT(Y9/60):Y9=Y9-60*X
-6838 POSITION 12,16:PRINT "TIME ";X;":";:IF Y9<10 THEN PRINT 0;
-6839 PRINT Y9;" ";
-6840 LN$="YOU WON! ALL CARDS PLACED":IF FC<N THEN LN$="NO MORE MOVES: ":LN$(16)=STR$(FC)
-6845 IF FC<N THEN LN$(LEN(LN$)+1)=" CARDS PLACED"
-6860 GOSUB 295:X=USR(TX,ADR("N NEW  T RESTART  U UNDO  O OPTIONS"),35,720,40):M8=1:RETURN
-# Won: every card is on a foundation, and the King piles go over to the Ace piles (the
-# final transfer, docs/RULES.md), shown at once: each Ace pile topped by its King, the King
-# piles empty, written straight, all four suits (no loop, no GOSUB: each GOSUB, RETURN and
-# NEXT makes BASIC look for its line from the program's start, and this deep in the
-# program four turns of a loop cost a player some 20 frames on genuine ROMs). Shown only:
-# the position stays as it is; after an undo (WD=1) 76 shows the foundations as they are.
-6870 REM WON: SHOW THE FINAL TRANSFER
-6872 C9=NR1+NR1+3:POSITION 3,5:PRINT CE$(C9,C9+1);:C9=C9+NR+NR:POSITION 3,7:PRINT CE$(C9,C9+1);
-6873 C9=C9+NR+NR:POSITION 3,9:PRINT CE$(C9,C9+1);:C9=C9+NR+NR:POSITION 3,11:PRINT CE$(C9,C9+1);
-6874 POSITION 30,5:PRINT "--";:POSITION 30,7:PRINT "--";:POSITION 30,9:PRINT "--";
-6875 POSITION 30,11:PRINT "--";:WD=1:RETURN
 6900 LN$="PRESS A KEY OF THE HELP BELOW":GOSUB 295:PRINT CHR$(253);:GOTO 203
 # Help (? or HELP): the keys, then the rules in short, on the lines under the table (six
 # deleted and six blank ones inserted); any key turns the page; then the table's own
