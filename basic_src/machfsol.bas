@@ -600,17 +600,18 @@
 # A step line: "K ", "D " (the step that deals) or "B " (a deal's first step, the deal
 # on the table already), then its keys, each the keyboard's code (CH's) plus 48; an
 # "S" line before each deal (7300).
-# SS(1..NS) the screen's checksums since the last transcript. The time is the game's
-# own: from the step's last key typed (T0) to its next GET, summed in T3 from the step
-# that deals (DQ=1 until its end, then 2: T1 is its time; -1 for none). Keys click on
-# the OS's keyboard GET: not here (NOCLIK).
-#T 7000 DIM CO$(104),PN$(70),SS(450)
+# SS$ the screen's checksums since the last transcript, NS of them, two bytes each (a
+# string: a third of an array's memory, which a DOS's MEMLO leaves little of). The
+# time is the game's own: from the step's last key typed (T0) to its next GET, summed
+# in T3 from the step that deals (DQ=1 until its end, then 2: T1 is its time; -1 for
+# none). Keys click on the OS's keyboard GET: not here (NOCLIK).
+#T 7000 DIM CO$(104),PN$(70),SS$(900)
 #T 7005 PN$="S  W  T1 T2 T3 T4 T5 T6 T7 T8 AS AH AC AD KS KH KC KD M F WON LOSTSHCD":GOSUB 10150:GOSUB 11150
 #T 7010 K9=0:NS=0:DQ=0:T0=0:T3=0:CK=0:POKE 731,1:TRAP 7900:INPUT #4;L$:IF L$<>"MFTEST 4" THEN 7880
 #T 7020 GOTO 6000
 # (The program's line 203 calls 7200, in test mode only: IF TM THEN GOSUB 7200.)
 #T 7200 GOSUB 7690:T3=T3+TJ-T0:IF DQ=1 THEN T1=T3:DQ=2
-#T 7205 NS=NS+1:SS(NS)=USR(ADR("{CODE screen_sum.s}"))
+#T 7205 NS=NS+1:C9=USR(ADR("{CODE screen_sum.s}")):SS$(NS+NS-1)=CHR$(INT(C9/256)):SS$(NS+NS)=CHR$(C9-256*INT(C9/256))
 #T 7210 TRAP 7800:INPUT #4;L$:TRAP 7900:IF L$="END" THEN 7800
 #T 7220 IF L$="T" THEN 7500
 #T 7230 IF L$(1,2)="D " THEN DQ=1:T3=0:GOTO 7250
@@ -637,7 +638,7 @@
 #T 7520 PRINT #1;"RESULT ";PN$(59+4*(FC<N),62+4*(FC<N));" ";FC;" MOVES ";NM
 #T 7530 IF T1>=0 THEN PRINT #1;"JIFFIES DEAL ";T1:PRINT #1;"JIFFIES PLAY ";T3-T1
 #T 7535 PRINT #1;"JIFFIES GAME ";T3
-#T 7540 FOR I=1 TO NS STEP 5:PRINT #1;"SCREEN";:FOR J=I TO I+4:IF J<=NS THEN PRINT #1;" ";SS(J);
+#T 7540 FOR I=1 TO NS STEP 5:PRINT #1;"SCREEN";:FOR J=I TO I+4:IF J<=NS THEN PRINT #1;" ";ASC(SS$(J+J-1))*256+ASC(SS$(J+J));
 #T 7550 NEXT J:PRINT #1:NEXT I:CLOSE #1:DQ=0:NS=0:GOTO 7210
 #T 7600 REM TRANSCRIPT HEADER AND THE DEALING ORDER, TEN CARDS A LINE
 #T 7610 PRINT #1;"MACHFSOL TRANSCRIPT 1":PRINT #1;"PROGRAM MACHFSOL.";V;" ATARI"
