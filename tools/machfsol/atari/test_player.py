@@ -23,7 +23,8 @@ A deal (:class:`Deal`) is played as:
 and, as its extras (letters of :data:`EXTRAS`) ask:
 
 * ``H`` a hint before every move, and at the end;
-* ``U`` every 7th move undone and made again, typed or redone (Y) in turn; with ``P``,
+* ``U`` every 7th move undone and made again, typed or redone (Y) in turn, and every
+  move whose space is filled from the stock undone and redone; with ``P``,
   after play-all, every move undone back to the deal with a hint after each undo, one
   undo more, then play-all again;
 * ``P`` play-all after the 10th move (the program's own policy plays the rest);
@@ -305,9 +306,22 @@ class Session:
                     self._undo_all(position)
                 break
             keys = keys_for(position, move)
+            # a tableau card that goes up with the discard pile empty: its space is
+            # filled from the stock, a forced step of its own, which redo makes again
+            stock_fill = (
+                move.source.is_tableau and not position.discard() and position.stock_count() > 0
+            )
             moves += 1
             position.push(move)
             self._after_play(position, f"move {moves} ({move})", keys)
+            if "U" in extras and stock_fill and moves % UNDO_EVERY:
+                position.pop()
+                self.ended = False
+                self._step(
+                    f"undo of move {moves} (a fill from the stock)", ["U"], self.screen(position)
+                )
+                position.push(move)
+                self._after_play(position, f"move {moves} again (Y)", ["Y"])
             if "U" in extras and moves % UNDO_EVERY == 0:
                 position.pop()
                 self.ended = False
