@@ -337,7 +337,7 @@
 203 IF TM THEN GOSUB 7200
 204 GET #2,KY
 205 IF KY>96 AND KY<123 THEN KY=KY-32
-206 IF M8 THEN POSITION 0,17:PRINT "{DELLINE}{DELLINE}{INSLINE}{INSLINE}";:M8=0:M7=0
+206 IF M8 THEN X=USR(TX,0,0,680,80):M8=0:M7=0
 207 IF KY=32 THEN 240
 208 IF KY=72 THEN GOSUB 100:GOSUB 6600:GOTO 203
 209 IF KY=80 THEN ON M7>0 GOSUB 298:GOSUB 500:GOTO 201
@@ -407,12 +407,13 @@
 # so that the time shown is the engine's too.
 283 IF TM THEN TJ=TM:RETURN
 284 TJ=PEEK(18)*65536+PEEK(19)*256+PEEK(20):RETURN
-# 298 clears the line by deleting it and inserting a blank one (the screen editor's
-# CHR$(156) and CHR$(157), two characters): the lines below go up and come back.
-295 REM MESSAGE LINE 17: LN$, OVER THE LAST ONE (M7: ITS LENGTH); 298 CLEARS IT
-296 POSITION 0,17:PRINT LN$;:IF M7>LEN(LN$) THEN PRINT BL$(1,M7-LEN(LN$));
-297 M7=LEN(LN$):RETURN
-298 IF M7 THEN POSITION 0,17:PRINT "{DELLINE}{INSLINE}";:M7=0
+# The message and key lines are written straight into screen memory by a routine in a
+# string (TX, tools/machfsol/atari/screen_text.s): USR(TX,text,length,row*40+column,
+# width) writes the text, then blanks to the width. PRINT goes through the OS's screen
+# editor, some 1,000 cycles a character on the genuine XL OS: a message took 4 frames.
+295 REM MESSAGE LINE 17: LN$ (M7=1 WHILE ONE IS SHOWN); 298 CLEARS IT
+296 X=USR(TX,ADR(LN$),LEN(LN$),680,40):M7=1:RETURN
+298 IF M7 THEN X=USR(TX,0,0,680,40):M7=0
 299 RETURN
 #
 # ------------------------------------------------------------ autoplay driver
@@ -544,7 +545,7 @@
 6839 PRINT Y9;" ";
 6840 LN$="YOU WON! ALL CARDS PLACED":IF FC<N THEN LN$="NO MORE MOVES: ":LN$(16)=STR$(FC)
 6845 IF FC<N THEN LN$(LEN(LN$)+1)=" CARDS PLACED"
-6860 GOSUB 295:POSITION 0,18:PRINT "N NEW  T RESTART  U UNDO  O OPTIONS";:M8=1:RETURN
+6860 GOSUB 295:X=USR(TX,ADR("N NEW  T RESTART  U UNDO  O OPTIONS"),35,720,40):M8=1:RETURN
 # Won: every card is on a foundation, and the King piles go over to the Ace piles (the
 # final transfer, docs/RULES.md), shown at once: each Ace pile topped by its King, the King
 # piles empty, written straight, all four suits (no loop, no GOSUB: each GOSUB, RETURN and
@@ -758,6 +759,7 @@
 10160 X=USR(KI,1,ADR(KQ$),KR)
 # The addresses the machine code needs, which move only when ENTER adds lines (7000):
 # the fill routine's L and the arrays' BA (11040), D's DA (the shuffle, 603).
+10165 TX=ADR("{CODE screen_text.s}")
 10170 L=ADR("{CODE fill.s}"):BA=ADR(A$)+1:DA=USR(ADR("{CODE shuffle.s finder}")):RETURN
 # unrun 10190-10197: only an error in the set-up reaches it (memory too short for the
 # arrays, under a DOS that leaves less than the program needs)
