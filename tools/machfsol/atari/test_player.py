@@ -23,8 +23,7 @@ A deal (:class:`Deal`) is played as:
 and, as its extras (letters of :data:`EXTRAS`) ask:
 
 * ``H`` a hint before every move, and at the end;
-* ``U`` every 7th move undone and made again, typed or redone (Y) in turn, and every
-  move whose space is filled from the stock undone and redone; with ``P``,
+* ``U`` every 7th move undone and made again, typed or redone (Y) in turn; with ``P``,
   after play-all, every move undone back to the deal with a hint after each undo, one
   undo more, then play-all again;
 * ``P`` play-all after the 10th move (the program's own policy plays the rest);
@@ -35,13 +34,15 @@ and, as its extras (letters of :data:`EXTRAS`) ask:
   digit more (ignored: ten at most);
 * ``L`` every key in lower case (the CAPS key before the deal and after it);
 * ``E`` a player's mistakes and second thoughts: U and Y with nothing to undo or redo,
-  then a legal move the policy would not make, undone; after the 3rd move the help (?,
+  then a legal move the policy would not make, undone, redone and undone again (so each
+  "move not the policy's" below); after the 3rd move the help (?,
   two keys), N and O refused at the question, then T (restart) confirmed; before every
   5th move one of: a card sent where it cannot go, a key that is no command, a card
   picked and the pick dropped, an empty place picked, a card picked that goes nowhere,
   a move not the policy's (undone), a draw from an empty stock; whenever the discard
   pile is empty and the stock is not, a tableau card moved (its space filled from the
-  stock) and undone; at the end SPACE, H, P, the help, then U and Y.
+  stock: a forced step only a player's move brings) and undone; at the end SPACE, H,
+  P, the help, then U and Y.
 
 The screen is recorded after each step: the list a deal's transcript carries is the
 steps since the transcript before (a boot's first table comes first). The status line
@@ -306,22 +307,9 @@ class Session:
                     self._undo_all(position)
                 break
             keys = keys_for(position, move)
-            # a tableau card that goes up with the discard pile empty: its space is
-            # filled from the stock, a forced step of its own, which redo makes again
-            stock_fill = (
-                move.source.is_tableau and not position.discard() and position.stock_count() > 0
-            )
             moves += 1
             position.push(move)
             self._after_play(position, f"move {moves} ({move})", keys)
-            if "U" in extras and stock_fill and moves % UNDO_EVERY:
-                position.pop()
-                self.ended = False
-                self._step(
-                    f"undo of move {moves} (a fill from the stock)", ["U"], self.screen(position)
-                )
-                position.push(move)
-                self._after_play(position, f"move {moves} again (Y)", ["Y"])
             if "U" in extras and moves % UNDO_EVERY == 0:
                 position.pop()
                 self.ended = False
@@ -522,7 +510,9 @@ class Session:
 
     def _other_move(self, position: Position, move: Move | None) -> None:
         """A legal move the policy would not make (a tableau card first, as one that
-        empties a space before the first draw, which only a player does), then undone."""
+        empties a space before the first draw, which only a player does: the space is
+        filled from the stock, a forced step the policy's games never have), then
+        undone, redone (Y) and undone again."""
         others = [m for m in position.legal_moves() if not m.is_draw and m != move]
         if not others:
             return
@@ -533,6 +523,11 @@ class Session:
         position.pop()
         self.ended = False
         self._step(f"undo of {other}", ["U"], self.screen(position))
+        position.push(other)
+        self._after_play(position, f"{other} redone", ["Y"])
+        position.pop()
+        self.ended = False
+        self._step(f"undo of {other} again", ["U"], self.screen(position))
 
     def _at_the_end(self, position: Position) -> None:
         """A game over: SPACE (no stock left), H, P (nothing left to play), the help,
