@@ -415,13 +415,14 @@ def judge_transcript(
     deal: Deal,
     steps: Sequence[Step],
     data: bytes,
-    kept: Path,
+    kept: Path | None,
     name: str | None = None,
 ) -> DealResult:
     """The verdict on one deal's finished transcript ``data``: the deal asked for, the
     engine's checker, then each screen against the one ``steps`` leave (the steps of
     the test mode's player in the session that played it). ``kept``: where the
-    transcript is kept; ``name``: what messages call it (default ``kept``)."""
+    transcript is kept (None: nowhere); ``name``: what messages call it (default
+    ``kept``)."""
     shown = str(kept) if name is None else name
     try:
         transcript = parse(data, shown)
