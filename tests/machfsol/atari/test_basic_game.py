@@ -8,10 +8,10 @@ from collections.abc import Callable
 import pytest
 
 from a8.basic import tokenize
-from a8.emu.keys import named_keystroke
 from a8.basic.atascii import from_text
 from a8.basic.program import Program
 from a8.basic.tokens import TOK_REM
+from a8.emu.keys import named_keystroke
 from machfsol.atari import basic_game
 from machfsol.atari.basic_game import BasicSourceError, generate, parse_source, to_atascii
 from machfsol.atari.constant_pool import pool_constants
