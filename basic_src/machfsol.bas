@@ -197,9 +197,17 @@
 # 73: a new deal and the first table (DI=3) show each tableau card as the lay-out (84)
 # puts it there.
 73 POSITION PX(I+2),PY(I+2):PRINT CE$(C+C+3,C+C+4);:NEXT I:EM=0:LO=TS:RETURN
-# 76 shows the foundations (an undo after the final transfer was shown, 6870).
+# 76 shows the foundations (an undo after the final transfer was shown, 253).
 76 FOR S=0 TO 3:Y=5+S+S:C9=AN(S)-1:IF C9<S*NR THEN C9=-1
 77 C9=C9+C9+3:POSITION 3,Y:PRINT CE$(C9,C9+1);:C9=KT(S)*2+3:POSITION 30,Y:PRINT CE$(C9,C9+1);:NEXT S:RETURN
+# The end of the game? (From 202, the stock empty: no legal move left.) A move is left
+# when a foundation takes the discard top, a King-pile top or a tableau card: exactly
+# when the policy (100) finds one, without working out which. Here, low in the
+# program: it runs at every key once the stock is empty; the end itself is shown at
+# 260.
+78 IF FC<N THEN ON V1 GOSUB 610:IF RC OR KA THEN RETURN
+79 IF FC<N THEN IF WN THEN IF WT(W(WN)) THEN RETURN
+80 GOTO 260
 84 FOR I=0 TO TS-1
 85 C=D(P):P=P+1:IF FF(C) THEN 88
 86 T(I)=C:ON DI GOTO 87,676,73
@@ -221,7 +229,7 @@
 94 GOSUB 60:GOSUB 10:IF SN<SM THEN IF US(SN+1)>31 THEN 93
 95 RP=0:RETURN
 # The moves made, on line 16; during play nothing after them (the end shows its time
-# there, 6835, and keeps it while it is shown: EN=1).
+# there, 261, and keeps it while it is shown: EN=1).
 96 IF EN THEN EN=0:POSITION 12,16:PRINT BL$(1,13);
 97 POSITION 6,16:PRINT NM;"  ";:RETURN
 #
@@ -331,13 +339,13 @@
 # and both go at once: two lines deleted, two blank ones inserted).
 #
 # The main loop (201): count the deal as played once a move is made; the moves made
-# (258); the end (6800); read a key.
+# (97); the end (78); read a key.
 201 IF PF=0 THEN IF NM THEN PF=1:GP=GP+1:GOSUB 199
-202 GOSUB 97:IF P>N THEN GOSUB 6800
+202 GOSUB 97:IF P>N THEN GOSUB 78
 203 IF TM THEN GOSUB 7200
 204 GET #2,KY
 205 IF KY>96 AND KY<123 THEN KY=KY-32
-206 IF M8 THEN POSITION 0,17:PRINT "{DELLINE}{DELLINE}{INSLINE}{INSLINE}";:M8=0:M7=0
+206 IF M8 THEN X=USR(TX,0,0,680,80):M8=0:M7=0
 207 IF KY=32 THEN 240
 208 IF KY=72 THEN GOSUB 100:GOSUB 6600:GOTO 203
 209 IF KY=80 THEN ON M7>0 GOSUB 298:GOSUB 500:GOTO 201
@@ -402,17 +410,40 @@
 #T 273 GOSUB 60:NM=NM+(F=0):GOSUB 10
 #T 274 PRINT #1;PN$(55+F/16,56+F/16);PN$(P3(SR),P3(SR)+2);PN$(P3(DS),P3(DS)+2);CO$(C+C+1,C+C+2):GOTO 271
 #
+# Won: every card is on a foundation, and the King piles go over to the Ace piles (the
+# final transfer, docs/RULES.md), shown at once: each Ace pile topped by its King, the King
+# piles empty, written straight, all four suits (no loop, no GOSUB: each GOSUB, RETURN and
+# NEXT makes BASIC look for its line from the program's start, and this deep in the
+# program four turns of a loop cost a player some 20 frames on genuine ROMs). Shown only:
+# the position stays as it is; after an undo (WD=1) 76 shows the foundations as they are.
+252 REM WON: SHOW THE FINAL TRANSFER
+253 C9=NR1+NR1+3:POSITION 3,5:PRINT CE$(C9,C9+1);:C9=C9+NR+NR:POSITION 3,7:PRINT CE$(C9,C9+1);
+254 C9=C9+NR+NR:POSITION 3,9:PRINT CE$(C9,C9+1);:C9=C9+NR+NR:POSITION 3,11:PRINT CE$(C9,C9+1);
+255 POSITION 30,5:PRINT "--";:POSITION 30,7:PRINT "--";:POSITION 30,9:PRINT "--";
+256 POSITION 30,11:PRINT "--";:WD=1:RETURN
+260 IF FC=N THEN GOSUB 253:IF WF=0 THEN GW=GW+1:WF=1:GOSUB 199
+# The time the game took, from the deal to its end (seconds: 50 jiffies on a PAL
+# machine, GTIA's PAL register's bits 1-3 clear), next to the moves, once (EN=1).
+261 IF EN THEN 266
+262 EN=1:TJ=TM:IF NOT TM THEN TJ=PEEK(18)*65536+PEEK(19)*256+PEEK(20)
+263 Y9=INT((TJ-T8)/(60-10*(PEEK(53268)<2))):X=INT(Y9/60):Y9=Y9-60*X
+264 POSITION 12,16:PRINT "TIME ";X;":";:IF Y9<10 THEN PRINT 0;
+265 PRINT Y9;" ";
+266 LN$="YOU WON! ALL CARDS PLACED":IF FC<N THEN LN$="NO MORE MOVES: ":LN$(16)=STR$(FC)
+267 IF FC<N THEN LN$(LEN(LN$)+1)=" CARDS PLACED"
+268 GOSUB 295:X=USR(TX,ADR("N NEW  T RESTART  U UNDO  O OPTIONS"),35,720,40):M8=1:RETURN
 # 283: the game's clock, the jiffies since power-on (RTCLOK, locations 18-20); in
 # test mode TM, which then counts the steps the test mode typed, a second each (7255),
 # so that the time shown is the engine's too.
 283 IF TM THEN TJ=TM:RETURN
 284 TJ=PEEK(18)*65536+PEEK(19)*256+PEEK(20):RETURN
-# 298 clears the line by deleting it and inserting a blank one (the screen editor's
-# CHR$(156) and CHR$(157), two characters): the lines below go up and come back.
-295 REM MESSAGE LINE 17: LN$, OVER THE LAST ONE (M7: ITS LENGTH); 298 CLEARS IT
-296 POSITION 0,17:PRINT LN$;:IF M7>LEN(LN$) THEN PRINT BL$(1,M7-LEN(LN$));
-297 M7=LEN(LN$):RETURN
-298 IF M7 THEN POSITION 0,17:PRINT "{DELLINE}{INSLINE}";:M7=0
+# The message and key lines are written straight into screen memory by a routine in a
+# string (TX, tools/machfsol/atari/screen_text.s): USR(TX,text,length,row*40+column,
+# width) writes the text, then blanks to the width. PRINT goes through the OS's screen
+# editor, some 1,000 cycles a character on the genuine XL OS: a message took 4 frames.
+295 REM MESSAGE LINE 17: LN$ (M7=1 WHILE ONE IS SHOWN); 298 CLEARS IT
+296 X=USR(TX,ADR(LN$),LEN(LN$),680,40):M7=1:RETURN
+298 IF M7 THEN X=USR(TX,0,0,680,40):M7=0
 299 RETURN
 #
 # ------------------------------------------------------------ autoplay driver
@@ -527,35 +558,6 @@
 6630 GOSUB 60:LN$="HINT: ":LN$(7)=CD$(C+C+1,C+C+2):LN$(9)=" "
 6640 LN$(10)=PL$(SR+SR+1,SR+SR+2):LN$(12)=" TO ":LN$(16)=PL$(DS+DS+1,DS+DS+2)
 6650 GOTO 295
-# With the stock empty a move is left when a foundation takes the discard top, a King-pile
-# top or a tableau card: exactly when the policy (100) finds one, without working out which.
-6800 REM END OF THE GAME? (NO LEGAL MOVE LEFT)
-6810 IF P<=N THEN RETURN
-6820 IF FC<N THEN IF V1 THEN GOSUB 610
-6822 IF FC<N THEN IF RC OR KA THEN RETURN
-6824 IF FC<N THEN IF WN THEN IF WT(W(WN)) THEN RETURN
-6830 IF FC=N THEN GOSUB 6870:IF WF=0 THEN GW=GW+1:WF=1:GOSUB 199
-# The time the game took, from the deal to its end (seconds: 50 jiffies on a PAL
-# machine, GTIA's PAL register's bits 1-3 clear), next to the moves, once (EN=1).
-6835 IF EN THEN 6840
-6836 EN=1:TJ=TM:IF NOT TM THEN TJ=PEEK(18)*65536+PEEK(19)*256+PEEK(20)
-6837 Y9=INT((TJ-T8)/(60-10*(PEEK(53268)<2))):X=INT(Y9/60):Y9=Y9-60*X
-6838 POSITION 12,16:PRINT "TIME ";X;":";:IF Y9<10 THEN PRINT 0;
-6839 PRINT Y9;" ";
-6840 LN$="YOU WON! ALL CARDS PLACED":IF FC<N THEN LN$="NO MORE MOVES: ":LN$(16)=STR$(FC)
-6845 IF FC<N THEN LN$(LEN(LN$)+1)=" CARDS PLACED"
-6860 GOSUB 295:POSITION 0,18:PRINT "N NEW  T RESTART  U UNDO  O OPTIONS";:M8=1:RETURN
-# Won: every card is on a foundation, and the King piles go over to the Ace piles (the
-# final transfer, docs/RULES.md), shown at once: each Ace pile topped by its King, the King
-# piles empty, written straight, all four suits (no loop, no GOSUB: each GOSUB, RETURN and
-# NEXT makes BASIC look for its line from the program's start, and this deep in the
-# program four turns of a loop cost a player some 20 frames on genuine ROMs). Shown only:
-# the position stays as it is; after an undo (WD=1) 76 shows the foundations as they are.
-6870 REM WON: SHOW THE FINAL TRANSFER
-6872 C9=NR1+NR1+3:POSITION 3,5:PRINT CE$(C9,C9+1);:C9=C9+NR+NR:POSITION 3,7:PRINT CE$(C9,C9+1);
-6873 C9=C9+NR+NR:POSITION 3,9:PRINT CE$(C9,C9+1);:C9=C9+NR+NR:POSITION 3,11:PRINT CE$(C9,C9+1);
-6874 POSITION 30,5:PRINT "--";:POSITION 30,7:PRINT "--";:POSITION 30,9:PRINT "--";
-6875 POSITION 30,11:PRINT "--";:WD=1:RETURN
 6900 LN$="PRESS A KEY OF THE HELP BELOW":GOSUB 295:PRINT CHR$(253);:GOTO 203
 # Help (? or HELP): the keys, then the rules in short, on the lines under the table (six
 # deleted and six blank ones inserted); any key turns the page; then the table's own
@@ -598,17 +600,18 @@
 # A step line: "K ", "D " (the step that deals) or "B " (a deal's first step, the deal
 # on the table already), then its keys, each the keyboard's code (CH's) plus 48; an
 # "S" line before each deal (7300).
-# SS(1..NS) the screen's checksums since the last transcript. The time is the game's
-# own: from the step's last key typed (T0) to its next GET, summed in T3 from the step
-# that deals (DQ=1 until its end, then 2: T1 is its time; -1 for none). Keys click on
-# the OS's keyboard GET: not here (NOCLIK).
-#T 7000 DIM CO$(104),PN$(70),SS(450)
+# SS$ the screen's checksums since the last transcript, NS of them, two bytes each (a
+# string: a third of an array's memory, which a DOS's MEMLO leaves little of). The
+# time is the game's own: from the step's last key typed (T0) to its next GET, summed
+# in T3 from the step that deals (DQ=1 until its end, then 2: T1 is its time; -1 for
+# none). Keys click on the OS's keyboard GET: not here (NOCLIK).
+#T 7000 DIM CO$(104),PN$(70),SS$(900)
 #T 7005 PN$="S  W  T1 T2 T3 T4 T5 T6 T7 T8 AS AH AC AD KS KH KC KD M F WON LOSTSHCD":GOSUB 10150:GOSUB 11150
 #T 7010 K9=0:NS=0:DQ=0:T0=0:T3=0:CK=0:POKE 731,1:TRAP 7900:INPUT #4;L$:IF L$<>"MFTEST 4" THEN 7880
 #T 7020 GOTO 6000
 # (The program's line 203 calls 7200, in test mode only: IF TM THEN GOSUB 7200.)
 #T 7200 GOSUB 7690:T3=T3+TJ-T0:IF DQ=1 THEN T1=T3:DQ=2
-#T 7205 NS=NS+1:SS(NS)=USR(ADR("{CODE screen_sum.s}"))
+#T 7205 NS=NS+1:C9=USR(ADR("{CODE screen_sum.s}")):SS$(NS+NS-1)=CHR$(INT(C9/256)):SS$(NS+NS)=CHR$(C9-256*INT(C9/256))
 #T 7210 TRAP 7800:INPUT #4;L$:TRAP 7900:IF L$="END" THEN 7800
 #T 7220 IF L$="T" THEN 7500
 #T 7230 IF L$(1,2)="D " THEN DQ=1:T3=0:GOTO 7250
@@ -635,7 +638,7 @@
 #T 7520 PRINT #1;"RESULT ";PN$(59+4*(FC<N),62+4*(FC<N));" ";FC;" MOVES ";NM
 #T 7530 IF T1>=0 THEN PRINT #1;"JIFFIES DEAL ";T1:PRINT #1;"JIFFIES PLAY ";T3-T1
 #T 7535 PRINT #1;"JIFFIES GAME ";T3
-#T 7540 FOR I=1 TO NS STEP 5:PRINT #1;"SCREEN";:FOR J=I TO I+4:IF J<=NS THEN PRINT #1;" ";SS(J);
+#T 7540 FOR I=1 TO NS STEP 5:PRINT #1;"SCREEN";:FOR J=I TO I+4:IF J<=NS THEN PRINT #1;" ";ASC(SS$(J+J-1))*256+ASC(SS$(J+J));
 #T 7550 NEXT J:PRINT #1:NEXT I:CLOSE #1:DQ=0:NS=0:GOTO 7210
 #T 7600 REM TRANSCRIPT HEADER AND THE DEALING ORDER, TEN CARDS A LINE
 #T 7610 PRINT #1;"MACHFSOL TRANSCRIPT 1":PRINT #1;"PROGRAM MACHFSOL.";V;" ATARI"
@@ -758,6 +761,7 @@
 10160 X=USR(KI,1,ADR(KQ$),KR)
 # The addresses the machine code needs, which move only when ENTER adds lines (7000):
 # the fill routine's L and the arrays' BA (11040), D's DA (the shuffle, 603).
+10165 TX=ADR("{CODE screen_text.s}")
 10170 L=ADR("{CODE fill.s}"):BA=ADR(A$)+1:DA=USR(ADR("{CODE shuffle.s finder}")):RETURN
 # unrun 10190-10197: only an error in the set-up reaches it (memory too short for the
 # arrays, under a DOS that leaves less than the program needs)

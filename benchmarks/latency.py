@@ -29,12 +29,13 @@ For each program, what a player does, every time, not a sample:
    row), with the help's pages (``?``, SPACE, SPACE) and the question a restart
    asks, answered N, after the first move; then undo at every depth, from the
    played-out game back to the deal, each undo timed, and a hint (``H``) timed at
-   every position on the way; redo (``Y``) at every depth to the end; one undo and
-   a restart (``T``, ``Y``) back to the deal; play-all (``P``) from the deal until the end message; the same game again,
-   every key typed at once at 12 keys a second without waiting (the keyboard queue
-   must keep them all, in order: the keys the OS took are counted, the table at the
-   end must be the engine's), timed from its last key; and a short burst, SPACE
-   three times 10 frames apart;
+   every position on the way; redo (``Y``) at every depth to the end (the last redo,
+   which shows the end again, on its own row, as the last move); one undo and
+   a restart (``T``, ``Y``) back to the deal; play-all (``P``) from the deal until the
+   end message; the same game again, every key typed at once at 12 keys a second
+   without waiting (the keyboard queue must keep them all, in order: the keys the OS
+   took are counted, the table at the end must be the engine's), timed from its last
+   key; and a short burst, SPACE three times 10 frames apart;
 3. new deals over ``--new-deals`` (default: seeds 1-1000 and the 100 largest, of 10
    digits), each timed twice: right after the deal before (a fresh table), and right
    after a played-out game (the deal before played to its end with ``P``).
@@ -71,8 +72,8 @@ from a8.emu.keywait import KeyEvent, KeyPress, frames_between
 from a8.emu.script import KEY_GAP_FRAMES, KEY_HOLD_FRAMES, MAX_FRAMES, Script
 from machfsol.atari.basic_game import read_source
 from machfsol.atari.build import game_programs, title_of
-from machfsol.atari.test_player import HELP_KEYS, keys_for
 from machfsol.atari.screen_table import TableReadError, TableView
+from machfsol.atari.test_player import HELP_KEYS, keys_for
 from machfsol.atari.verify import game_disk
 from machfsol.engine.autoplay import choose_move
 from machfsol.engine.rules import Move, Position, variant
@@ -90,7 +91,8 @@ PICK = "pick a card with two places (source key)"
 HINT = "hint (H), at every position"
 UNDO = "undo, at every depth"
 UNDO_PLAYED_OUT = "undo after a played-out game"
-REDO = "redo (Y), at every depth"
+REDO = "redo (Y), at every depth but the last"
+REDO_LAST = "redo of the game's last move (the end shown)"
 HELP = "help (?) and its pages (SPACE)"
 CONFIRM = "leave the game? (T asks, N answers)"
 RESTART = "restart the deal (T, then Y)"
@@ -112,6 +114,7 @@ ACTIONS: Final = (
     UNDO,
     UNDO_PLAYED_OUT,
     REDO,
+    REDO_LAST,
     HELP,
     CONFIRM,
     RESTART,
@@ -134,6 +137,7 @@ TARGETS: Final[dict[str, tuple[int | None, int | None]]] = {
     UNDO: (None, 45),
     UNDO_PLAYED_OUT: (None, 45),
     REDO: (None, 45),
+    REDO_LAST: (None, 60),
     HELP: (30, 60),
     CONFIRM: (30, 60),
     RESTART: (None, 90),
@@ -160,6 +164,7 @@ GENUINE_RATIO: Final = {
     UNDO: 2.85,
     UNDO_PLAYED_OUT: 2.58,
     REDO: 2.85,
+    REDO_LAST: 3.02,
     HELP: 2.80,
     CONFIRM: 2.80,
     RESTART: 2.28,
@@ -273,8 +278,8 @@ def game_session(game: int, seed: int) -> Session:
         session.type("U", UNDO_PLAYED_OUT if depth == len(moves) else UNDO)
         session.type("H", HINT)
     session.expect.append((session.presses - 1, table_of(game, seed, ())))
-    for _ in moves:
-        session.type("Y", REDO)
+    for depth in range(1, len(moves) + 1):
+        session.type("Y", REDO_LAST if depth == len(moves) else REDO)
     session.expect.append((session.presses - 1, table_of(game, seed, moves)))
     session.type("U")  # a game in progress again: restart asks first
     session.type("T", CONFIRM)

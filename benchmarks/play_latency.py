@@ -4,8 +4,9 @@ Usage: .venv/bin/python benchmarks/play_latency.py [MOVES [SEED]]
 
 Starts ``machfsol play`` in a pseudo-terminal of 80 x 24 (as the pty tests do,
 tests/machfsol/terminal/pty_terminal.py), times the start until the dealt table is on
-the screen, then types MOVES moves (default 100) of the keyboard game that
-``machfsol verify --keyboard`` types to the Atari, one move at a time, and times each
+the screen, then types MOVES moves (default 100) of the tests' keyboard game
+(tests/machfsol/terminal/typed_game.py: two keys a move, as on the Atari), one move at
+a time, and times each
 from the first key sent until the screen (read through the pyte terminal emulator)
 shows the engine's table after that move. It prints the start time and the median,
 90th percentile and slowest move, in milliseconds of wall time; the figures include
@@ -24,8 +25,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' pty helper
 
 from tests.machfsol.terminal.pty_terminal import ShownTable, Terminal  # noqa: E402
+from tests.machfsol.terminal.typed_game import mixed_moves, two_keys  # noqa: E402
 
-from machfsol.atari.keyboard_game import keys_of, player_moves  # noqa: E402
 from machfsol.engine.rules import Position, variant  # noqa: E402
 
 
@@ -40,7 +41,7 @@ def main(argv: list[str]) -> int:
     moves_wanted = int(argv[0]) if argv else 100
     seed = int(argv[1]) if len(argv) > 1 else 289
     position = Position.from_seed(seed, variant(1))
-    moves = player_moves(position, moves_wanted)
+    moves = mixed_moves(position, moves_wanted)
     started = time.perf_counter()
     terminal = Terminal(["play", "--seed", str(seed)])
     try:
@@ -52,10 +53,10 @@ def main(argv: list[str]) -> int:
             position.push(move)
             expected = ShownTable.of_position(position)
             sent = time.perf_counter()
-            terminal.type(keys_of(move))
+            terminal.type(two_keys(move))
             terminal.wait_for(lambda text, expected=expected: shows(text, expected))
             times.append((time.perf_counter() - sent) * 1000)
-        terminal.type("xy")
+        terminal.type("qy")
         terminal.finish()
     finally:
         terminal.close()

@@ -47,6 +47,19 @@ def _temporary_files_inside_pytests_own_folder(
         yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _state_folder_inside_pytests_own_folder(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[None]:
+    """``machfsol play`` keeps statistics and the game in progress in
+    ``$XDG_STATE_HOME/machfsol``: under the tests that is a folder of pytest's, never the
+    player's own (the terminal game's tests give each test a folder of its own)."""
+    folder = tmp_path_factory.mktemp("state")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_STATE_HOME", str(folder))
+        yield
+
+
 #: The checkout the tests run in (and, for the commands they start, the current folder).
 CHECKOUT = Path(__file__).resolve().parents[1]
 

@@ -56,7 +56,8 @@ def test_one_deal_measures_every_action(
     # at every depth; the help's three keys and two questions, a restart
     assert len(game[latency.UNDO]["all"]) + len(game[latency.UNDO_PLAYED_OUT]["all"]) == moves
     assert len(game[latency.HINT]["all"]) == moves
-    assert len(game[latency.REDO]["all"]) == moves
+    assert len(game[latency.REDO]["all"]) == moves - 1
+    assert len(game[latency.REDO_LAST]["all"]) == 1
     assert len(game[latency.HELP]["all"]) == 3
     assert len(game[latency.CONFIRM]["all"]) == 3
     assert len(game[latency.RESTART]["all"]) == 1

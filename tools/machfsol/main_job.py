@@ -18,9 +18,8 @@ from a8.emu.emulator import require_emulator
 from machfsol.atari.verify import main_job
 from machfsol.engine.autoplay import POLICIES, play
 from machfsol.engine.deal import deal
-from machfsol.engine.options import add_seeds
+from machfsol.engine.options import add_seeds, seeds_option
 from machfsol.engine.rules import Position, variant
-from machfsol.engine.seed_list import parse_seed_list
 from machfsol.errors import UsageError
 
 #: The deals ``machfsol main`` verifies in atari800, per variant.
@@ -54,7 +53,7 @@ def run_main(args: argparse.Namespace) -> int:
     game disk is built and verified in the emulator (:func:`machfsol.atari.verify.main_job`)."""
     if not 1 <= args.deals <= 1_000_000:
         raise UsageError(f"--deals {args.deals} is not in 1..1000000")
-    seeds = parse_seed_list(args.seeds)
+    seeds = seeds_option(args.seeds)
     require_emulator()  # the job ends in the emulator: without it, exit 2 before the demo
     print("MAChFsol reference engine: autoplay demo")
     for number in (1, 2):

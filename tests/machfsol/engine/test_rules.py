@@ -281,7 +281,7 @@ def test_fast_push_equals_the_settle_procedure(
         chosen = rnd.choice(game.legal_moves())
         source, destination = int(chosen.source), int(chosen.destination)
         slow = game.copy()
-        slow._transfer(slow._top(source), source, destination, False)
+        slow._transfer(slow.top_number(source), source, destination, False)
         slow.settle()
         game.push(chosen)
         assert game.key() == slow.key()

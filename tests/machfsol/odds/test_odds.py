@@ -10,7 +10,7 @@ import pytest
 from machfsol.cli import main
 from machfsol.engine.autoplay import play, policy_move
 from machfsol.engine.deal import deal
-from machfsol.engine.rules import Position, variant
+from machfsol.engine.rules import DRAW, Position, variant
 from machfsol.odds.chart import draw_chart
 from machfsol.odds.study import Tally, compute, play_with_redeal, wilson_interval
 
@@ -60,7 +60,7 @@ def test_turning_the_pile_over_deals_it_again_in_drawing_order() -> None:
     assert position.discard() == () and position.stock_count() == len(pile)
     drawn = []
     while position.stock_count():
-        position._push(0, 1)  # draw
+        position.push(DRAW)
         drawn.append(position.discard()[-1] if position.discard() else None)
     # The first card drawn again is the first one discarded (the pile's bottom).
     assert drawn[0] == pile[0]
@@ -129,6 +129,7 @@ def test_odds_table_text(capsys: pytest.CaptureFixture[str]) -> None:
         (["--deck", "50"], "--deck '50'"),
         (["--deals", "0"], "--deals '0'"),
         (["--first-seed", "0"], "seed 0"),
+        (["--first-seed", "x"], "seed 'x'"),
         (["--jobs", "x"], "--jobs 'x'"),
     ],
 )
@@ -136,6 +137,24 @@ def test_odds_bad_options(
     args: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["odds", *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seed", "0"], "seed 0 is outside"),
+        (["--seed", "5", "--deck", "33"], "deck size 33"),
+        (["--order", "AS 2S"], "--order has 2 cards"),
+        ([], "give exactly one of --seed and --order"),
+        (["--seed", "1", "--node-limit", "0"], "--node-limit '0'"),
+    ],
+)
+def test_solve_bad_options(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["solve", *args]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
 

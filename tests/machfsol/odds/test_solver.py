@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 from collections.abc import Sequence
-from dataclasses import fields, replace
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +20,9 @@ from machfsol.engine.autoplay import greedy_move, greedy_raw_move, play, policy_
 from machfsol.engine.cards import Card
 from machfsol.engine.checker import CheckError, check_bytes
 from machfsol.engine.deal import deal, parse_order
-from machfsol.engine.rules import Position, variant
+from machfsol.engine.rules import ACE_BASE, DISCARD, KING_BASE, Position, variant
 from machfsol.engine.transcript import Player
+from machfsol.errors import MachfsolError
 from machfsol.odds import solver
 from machfsol.odds.solver import (
     ALL_REDUCTIONS,
@@ -30,13 +31,17 @@ from machfsol.odds.solver import (
     CompiledSearchMissing,
     Reductions,
     Verdict,
-    _ConcreteSearch,
     replay,
     search,
     solve,
     solve_seed,
     transcript,
 )
+from machfsol.odds.solver import compiled as compiled_bridge
+from machfsol.odds.solver.concrete import ConcreteSearch
+from machfsol.odds.solver.concrete_dead_ends import DeadEnds
+from machfsol.odds.solver.concrete_state import card_facts
+from machfsol.odds.solver.placement import Placement, chains_best
 
 FIXTURES = Path(__file__).parent / "fixtures" / "solver_deals.json"
 DEALS: list[dict[str, Any]] = json.loads(FIXTURES.read_text())["deals"]
@@ -175,7 +180,7 @@ def test_the_compiled_search_in_variant_1_is_the_plain_python_search() -> None:
 
 
 def test_a_missing_compiled_search_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(solver, "_concrete", None)
+    monkeypatch.setattr(compiled_bridge, "_concrete", None)
     with pytest.raises(CompiledSearchMissing, match=r"not built: reinstall"):
         search(deal(1, 24), 2, compiled=True)
     assert search(deal(1, 24), 2, compiled=False).verdict is not Verdict.UNKNOWN
@@ -254,14 +259,42 @@ def test_without_the_compiled_module_the_python_search_answers_alike(
     )
 
 
+#: Python run in a fresh interpreter: a search that claims a win with a line that does
+#: not win (an empty one), as a bug in the solver would.
+_BROKEN_SEARCH = """
+import sys
+from machfsol.cli import main
+from machfsol.odds.solver import solving
+solving.COMPILED = True
+solving.compiled_search = lambda *arguments: (True, 1, [])
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_solver_bug_is_reported_with_its_traceback() -> None:
+    """A line that does not win on the engine is a bug to report, not a mistake of the
+    user's: the command line lets it through, traceback and all, where a user error
+    would be one line."""
+    assert not issubclass(solver.SolverBug, MachfsolError)
+    args = ["solve", "--variant", "2", "--deck", "44", "--seed", "1"]
+    ran = subprocess.run(
+        [sys.executable, "-c", _BROKEN_SEARCH, *args], capture_output=True, text=True
+    )
+    assert ran.returncode == 1 and ran.stdout == ""
+    assert ran.stderr.startswith("Traceback (most recent call last):\n")
+    assert "machfsol.odds.solver.solution.SolverBug: the solver's line does not win" in ran.stderr
+
+
 def test_the_compiled_search_knows_every_reduction_and_refuses_others() -> None:
     assert solver.COMPILED and not solver.COMPILED_OUT_OF_DATE
-    known = solver._concrete.REDUCTIONS
+    from machfsol.odds import _concrete
+
+    known = _concrete.REDUCTIONS
     assert known == ALL_REDUCTIONS.flags
     order = bytes(card.number for card in deal(1, 24))
-    places = (solver.DISCARD, solver.ACE_BASE, solver.KING_BASE)
+    places = (DISCARD, ACE_BASE, KING_BASE)
     with pytest.raises(ValueError, match="unknown reduction bits"):
-        solver._concrete.search(order, 6, 2, False, known + 1, 1000, 1000, places, 0)
+        _concrete.search(order, 6, 2, False, known + 1, 1000, 1000, places, 0)
 
 
 def test_reductions_by_name() -> None:
@@ -278,7 +311,7 @@ def test_symmetry_needs_kings_that_stay() -> None:
 
 
 def _assert_lost_for_the_plain_search(
-    search: _ConcreteSearch,
+    search: ConcreteSearch,
     stack: tuple[int, ...],
     tab: int,
     ace: int,
@@ -294,22 +327,32 @@ def _assert_lost_for_the_plain_search(
     position = 0
     while position < search.n and (drawn >> search.order[position]) & 1:
         position += 1
-    plain = _ConcreteSearch(search.cards, search.game, 10**6, PLAIN)
-    assert not plain._dfs(position, stack, tab, ace, kings, fmask)
+    plain = ConcreteSearch(search.cards, search.game, 10**6, PLAIN)
+    assert not plain.wins_from(position, stack, tab, ace, kings, fmask)
 
 
-class _CheckedDeadEnds(_ConcreteSearch):
-    """The reduced search, but every state its dead-end test calls lost is searched
-    again from scratch by the plain search, which must agree."""
+class _WatchedDeadEnds(DeadEnds):
+    """The dead-end tests of a reduced search, put in its place to watch them."""
+
+    def __init__(self, search: ConcreteSearch) -> None:
+        facts = card_facts(search.n, search.game)
+        super().__init__(search.order, facts, search.slots, twins=search.reductions.twins)
+        self.search = search
+        search.dead_ends = self
+
+
+class _CheckedDeadEnds(_WatchedDeadEnds):
+    """Every state the dead-end test calls lost is searched again from scratch by the
+    plain search, which must agree."""
 
     checked = 0
 
-    def _dead_end(
+    def is_dead_end(
         self, stack: tuple[int, ...], tab: int, ace: int, kings: tuple[int, ...], fmask: int
     ) -> bool:
-        if not super()._dead_end(stack, tab, ace, kings, fmask):
+        if not super().is_dead_end(stack, tab, ace, kings, fmask):
             return False
-        _assert_lost_for_the_plain_search(self, stack, tab, ace, kings, fmask)
+        _assert_lost_for_the_plain_search(self.search, stack, tab, ace, kings, fmask)
         _CheckedDeadEnds.checked += 1
         return True
 
@@ -318,26 +361,31 @@ class _CheckedDeadEnds(_ConcreteSearch):
 def test_every_dead_end_is_lost_for_the_plain_search(size: int) -> None:
     before = _CheckedDeadEnds.checked
     for seed in range(1, 31):
-        _CheckedDeadEnds(deal(seed, size), variant(2), 10**6).solve()
+        _CheckedDeadEnds(ConcreteSearch(deal(seed, size), variant(2), 10**6)).search.solve()
     assert _CheckedDeadEnds.checked > before  # the test did fire, and was right each time
 
 
-class _CheckedTwins(_ConcreteSearch):
-    """The reduced search, but every state that only the twins refinement of the
-    dead-end test calls lost (the test without it does not) is searched again from
-    scratch by the plain search, which must agree."""
+class _CheckedTwins(_WatchedDeadEnds):
+    """Every state that only the twins refinement of the dead-end test calls lost (the
+    test without it does not) is searched again from scratch by the plain search,
+    which must agree."""
 
     checked = 0
 
-    def _dead_end(
+    def __init__(self, search: ConcreteSearch) -> None:
+        super().__init__(search)
+        self.without = DeadEnds(
+            search.order, card_facts(search.n, search.game), search.slots, twins=False
+        )
+
+    def is_dead_end(
         self, stack: tuple[int, ...], tab: int, ace: int, kings: tuple[int, ...], fmask: int
     ) -> bool:
-        if not super()._dead_end(stack, tab, ace, kings, fmask):
+        if not super().is_dead_end(stack, tab, ace, kings, fmask):
             return False
-        without = _ConcreteSearch(self.cards, self.game, 1, replace(self.reductions, twins=False))
-        if without._dead_end(stack, tab, ace, kings, fmask):
+        if self.without.is_dead_end(stack, tab, ace, kings, fmask):
             return True
-        _assert_lost_for_the_plain_search(self, stack, tab, ace, kings, fmask)
+        _assert_lost_for_the_plain_search(self.search, stack, tab, ace, kings, fmask)
         _CheckedTwins.checked += 1
         return True
 
@@ -345,23 +393,22 @@ class _CheckedTwins(_ConcreteSearch):
 def test_every_dead_end_of_the_twins_refinement_is_lost_for_the_plain_search() -> None:
     # Deals where it fires (among seeds 1..40 of 36, 40 and 44 cards), chosen for speed.
     for size, seed in [(36, 1), (40, 18), (40, 29), (40, 37), (40, 38), (44, 1), (44, 9), (44, 24)]:
-        _CheckedTwins(deal(seed, size), variant(2), 10**6).solve()
+        _CheckedTwins(ConcreteSearch(deal(seed, size), variant(2), 10**6)).search.solve()
     assert _CheckedTwins.checked >= 150  # the refinement did fire, and was right each time
 
 
-class _CheckedStockOrder(_ConcreteSearch):
-    """The reduced search with the stock-order test from the first state on, but every
-    state that only the stock-order test calls lost (the dead-end test does not) is
-    searched again from scratch by the plain search, which must agree."""
+class _CheckedStockOrder(_WatchedDeadEnds):
+    """Every state that only the stock-order test calls lost (the dead-end test does
+    not) is searched again from scratch by the plain search, which must agree."""
 
     checked = 0
 
-    def _stock_dead(
+    def is_stock_dead(
         self, p: int, stack: tuple[int, ...], tab: int, ace: int, kings: tuple[int, ...], fmask: int
     ) -> bool:
-        if not super()._stock_dead(p, stack, tab, ace, kings, fmask):
+        if not super().is_stock_dead(p, stack, tab, ace, kings, fmask):
             return False
-        _assert_lost_for_the_plain_search(self, stack, tab, ace, kings, fmask)
+        _assert_lost_for_the_plain_search(self.search, stack, tab, ace, kings, fmask)
         _CheckedStockOrder.checked += 1
         return True
 
@@ -372,24 +419,31 @@ def test_every_dead_end_of_the_stock_order_test_is_lost_for_the_plain_search() -
     fires = [(40, 18), (44, 1), (44, 22), (44, 24), (44, 25), (44, 39)]
     fires += [(36, 85), (36, 173), (36, 234), (40, 127), (40, 145), (40, 167)]
     fires += [(44, 155), (44, 163), (44, 271)]
-    # Without the placement test, which would cut many of those states first.
+    # Without the placement test, which would cut many of those states first; with the
+    # stock-order test from the first state on.
     reductions = Reductions(placement=False)
     for size, seed in [*STOCK_ORDER_FIRES, *fires]:
-        _CheckedStockOrder(deal(seed, size), variant(2), 10**6, reductions, 0).solve()
+        search = ConcreteSearch(deal(seed, size), variant(2), 10**6, reductions, 0)
+        _CheckedStockOrder(search).search.solve()
     assert _CheckedStockOrder.checked >= 400  # the test did fire, and was right each time
 
 
-class _CheckedPlacement(_ConcreteSearch):
-    """The reduced search with the placement test from the first state on, but every
-    state it calls lost (the dead-end and stock-order tests, asked first, did not) is
-    searched again from scratch by the plain search, which must agree."""
+class _CheckedPlacement(Placement):
+    """Every state the placement test calls lost (the dead-end and stock-order tests,
+    asked first, did not) is searched again from scratch by the plain search, which
+    must agree."""
 
     checked = 0
 
-    def _placement_dead(
+    def __init__(self, search: ConcreteSearch) -> None:
+        super().__init__(search.order, card_facts(search.n, search.game), search.slots)
+        self.search = search
+        search.placement = self
+
+    def is_dead(
         self, p: int, stack: tuple[int, ...], tab: int, ace: int, kings: tuple[int, ...]
     ) -> bool:
-        if not super()._placement_dead(p, stack, tab, ace, kings):
+        if not super().is_dead(p, stack, tab, ace, kings):
             return False
         fmask = 0  # the foundations: the Ace piles and the King piles
         for suit in range(4):
@@ -398,7 +452,7 @@ class _CheckedPlacement(_ConcreteSearch):
             while pile:
                 fmask |= 1 << ((pile & 63) - 1)
                 pile >>= 6
-        _assert_lost_for_the_plain_search(self, stack, tab, ace, kings, fmask)
+        _assert_lost_for_the_plain_search(self.search, stack, tab, ace, kings, fmask)
         _CheckedPlacement.checked += 1
         return True
 
@@ -407,7 +461,8 @@ def test_every_dead_end_of_the_placement_test_is_lost_for_the_plain_search() -> 
     # Deals where it fires (among seeds 1..160 of 44 cards: it needs big deals), chosen
     # for speed; benchmarks/solver_heldout.py holds it to the plain search on big deals.
     for seed in [8, 22, 24, 25, 28, 49, 80, 118, 123, 155]:
-        _CheckedPlacement(deal(seed, 44), variant(2), 10**6, stock_order_after=0).solve()
+        search = ConcreteSearch(deal(seed, 44), variant(2), 10**6, stock_order_after=0)
+        _CheckedPlacement(search).search.solve()
     assert _CheckedPlacement.checked >= 100  # the test did fire, and was right each time
 
 
@@ -435,7 +490,7 @@ def test_the_longest_chains_are_the_most_any_two_chains_take(
             )
             if lowest >= 1 and all(used[rank] <= count[rank] for rank in range(13)):
                 best = max(best, first + second)
-    assert solver._chains_best(count, one, other) == best
+    assert chains_best(count, one, other) == best
 
 
 def test_the_stock_order_test_needs_the_dead_end_test() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -44,6 +45,10 @@ class Terminal:
         }
         environment.update({"TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"})
         environment["PYTHONPATH"] = os.pathsep.join([str(REPO / "tools"), str(REPO)])
+        # A state folder of its own (statistics, the kept game), unless the test shares
+        # one between runs: nothing from elsewhere is offered at the start.
+        self._state = tempfile.TemporaryDirectory(prefix="machfsol-state-")
+        environment["XDG_STATE_HOME"] = self._state.name
         environment.update(env or {})
         self.screen = pyte.Screen(columns, rows)
         self.stream = pyte.ByteStream(self.screen)
@@ -129,8 +134,23 @@ class Terminal:
             "LEFT": "\x1bOD",
             "ENTER": "\r",
             "ESC": "\x1b",
+            "F1": "\x1bOP",
         }
         self.child.send(codes[key])
+
+    def click(self, row: int, column: int) -> None:
+        """A click of the first mouse button on the screen's cell ``row``, ``column``
+        (from 0), as xterm reports it to a program that asked for the mouse (SGR
+        reports: a press, then a release)."""
+        self.child.send(f"\x1b[<0;{column + 1};{row + 1}M\x1b[<0;{column + 1};{row + 1}m")
+
+    def find(self, text: str) -> tuple[int, int]:
+        """Where ``text`` is on the screen: (row, column), from 0."""
+        for row, line in enumerate(self.screen.display):
+            column = line.find(text)
+            if column >= 0:
+                return row, column
+        raise AssertionError(f"{text!r} is not on the screen:\n{self.text()}")
 
     def resize(self, rows: int, columns: int) -> None:
         """Change the window's size, as dragging a terminal window's corner does."""
@@ -141,6 +161,7 @@ class Terminal:
         if self.child.isalive():
             self.child.terminate(force=True)
         self.child.close()
+        self._state.cleanup()
 
 
 def words(text: str) -> str:
@@ -151,7 +172,7 @@ def words(text: str) -> str:
 # ------------------------------------------------------------ the table on the screen
 
 _SIGNS = "\u2660\u2665\u2663\u2666"
-_SUIT_ROW = re.compile(rf"^\s*([{_SIGNS}])\s+(\S+)(.*?)(\S+)\s+([QWER])\s*$")
+_SUIT_ROW = re.compile(rf"^\s*([{_SIGNS}])\s+(\S+)(.*?)(\S+)\s+([ZXCV])\s*$")
 _SPACE = re.compile(r"(?:^|\s)([1-8])\s+(\S+)")
 _STOCK = re.compile(r"STOCK (\d+)\s+0 DISCARD (\S+) \((\d+)\)")
 

@@ -29,6 +29,7 @@ from machfsol.engine.rules import DRAW, Move, Place, Position, variant
 from machfsol.engine.transcript import Player, of_game
 from machfsol.terminal.play import Session
 from machfsol.terminal.play_input import (
+    HELP_TEXT,
     Action,
     InputError,
     NewDeal,
@@ -39,6 +40,7 @@ from machfsol.terminal.play_input import (
     Undo,
     parse,
 )
+from machfsol.terminal.solver_question import Answer, Verdict
 from machfsol.terminal.table_view import (
     CLEAR_SCREEN,
     CardFace,
@@ -83,9 +85,12 @@ class Screen:
         return self.out.getvalue()[start:]
 
     def message(self, line: str) -> str:
-        """Type ``line``; return the message line under the table."""
+        """Type ``line``; return the first line of the answer (under the table, when
+        the answer shows one)."""
         shown = self.type(line)
-        return shown.split("On the foundations:")[1].splitlines()[2]
+        if "On the foundations:" in shown:
+            return shown.split("On the foundations:")[1].splitlines()[1]
+        return shown.splitlines()[0]
 
 
 def seeded(
@@ -220,15 +225,20 @@ def test_every_deck_size_is_drawn(size: int) -> None:
 @pytest.mark.parametrize("style", list(Style))
 @pytest.mark.parametrize("size", [52, 48, 40, 36, 28, 20])
 def test_table_fits_80_columns(style: Style, size: int) -> None:
-    """The table and the key reminder fit an 80-column terminal, whatever the cards."""
+    """The table fits an 80-column terminal, whatever the cards, wherever they are."""
     screen = seeded(31, 2, size, face=CardFace(style))
-    shown = screen.first + screen.type("p")
-    table_lines = shown.split("Play it again")[0].splitlines()[:-1]
-    table_lines += [line for line in shown.splitlines() if line.startswith("Enter draw")]
-    assert table_lines and max(len(line) for line in table_lines) <= 80
-    for _ in range(3):  # the widest cards of the deck, wherever they are
+    screen.type("p")
+    tables = [screen.first]
+    for _ in range(4):  # the widest cards of the deck, wherever they are
         screen.type("u 7")
-        assert max(len(line) for line in screen.type("").splitlines()[:12]) <= 80
+        tables.append(screen.type("t"))
+    for table in tables:
+        lines = table.split("On the foundations:")[0].splitlines()
+        assert lines and max(len(line) for line in lines) <= 80
+
+
+def test_the_help_fits_80_columns() -> None:
+    assert max(len(line) for line in HELP_TEXT.splitlines()) <= 80
 
 
 def test_spanish_style_uses_words_and_no_symbols() -> None:
@@ -244,7 +254,7 @@ def test_spanish_style_uses_words_and_no_symbols() -> None:
 def test_cli_spanish_style(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    fake_input(monkeypatch, ["p"])
+    fake_input(monkeypatch, ["p", "t"])
     assert main(["play", "--seed", "12", "--deck", "48", "--style", "spanish"]) == 0
     out = capsys.readouterr().out
     assert "rey " in out and "K♠" not in out
@@ -291,6 +301,8 @@ def test_a_terminal_keeps_the_table_in_place() -> None:
     session = Session(variant(1), CardFace(), out, clear=True)
     session.start(deal(1, 52), 1)
     session.obey("")
+    assert out.getvalue().count(CLEAR_SCREEN) == 1  # a move shows what changed, no table
+    session.obey("t")
     assert out.getvalue().count(CLEAR_SCREEN) == 2
     assert out.getvalue().startswith(CLEAR_SCREEN + "MAChFsol 1, deal 1")
     assert CLEAR_SCREEN not in seeded(1).first
@@ -314,9 +326,9 @@ def test_source_alone_plays_the_only_destination() -> None:
     assert screen.position.key() == expected.key()
     assert said == (
         "The 2 of hearts goes from space 1 to the Ace pile of hearts; "
-        "the 3 of spades from the stock fills space 1."
+        "the 3 of spades from the stock fills space 1. Now: stock 42 cards."
     )
-    assert "AH 2♥" in screen.type("?")
+    assert "AH 2♥" in screen.type("t")
 
 
 def test_destination_words_and_notation() -> None:
@@ -331,7 +343,7 @@ def test_destination_words_and_notation() -> None:
     ("line", "says"),
     [
         ("2", "the 5 of clubs has nowhere to go yet: its Ace pile needs the ace of clubs"),
-        ("1 as", "the Ace pile of spades takes only hearts"),
+        ("1 as", "the 2 of hearts cannot go there: the Ace pile of spades takes only spades"),
         ("1 ks", "the King pile of spades has not started: its King is not out yet"),
         ("1 k", "no King pile takes it (they take one rank lower, same suit)"),
         ("d", "the discard pile is empty"),
@@ -448,13 +460,18 @@ def test_undo_restores_the_position() -> None:
         assert move is not None
         screen.type(_hint_keys(screen.message("h")))
         keys.append(screen.position.key())
-    assert screen.message("u") == "Took back 1 move."
+    assert screen.message("u").startswith("Took back 1 move (")
     assert screen.position.key() == keys[-2]
-    assert screen.message("u 5") == "Took back 5 moves."
+    assert screen.message("u 5").startswith("Took back 5 moves, back to before: ")
     assert screen.position.key() == keys[-7]
-    assert screen.message("undo 99") == "Took back 6 moves."
+    assert screen.message("undo 99").startswith("Took back 6 moves")
     assert screen.position.key() == keys[0]
     assert screen.message("u").startswith("Nothing to undo")
+    assert screen.message("redo 3").startswith("Played 3 moves again; the last: ")
+    assert screen.position.key() == keys[3]
+    assert screen.message("redo 99").startswith("Played 9 moves again")
+    assert screen.position.key() == keys[-1]
+    assert screen.message("redo").startswith("Nothing to redo")
 
 
 def test_undo_after_the_end_reopens_the_game() -> None:
@@ -529,21 +546,27 @@ def test_quit_and_eof_end_cleanly(
     dealt = Position.from_seed(3, variant(1)).foundation_count()
     drawn = Position.from_seed(3, variant(1))
     drawn.push(DRAW)
-    fake_input(monkeypatch, ["", "q", "this line is never read"])
+    fake_input(monkeypatch, ["", "q", "no", "q", "y", "this line is never read"])
     assert main(["play", "--seed", "3"]) == 0
     out = capsys.readouterr().out
-    assert out.count("MAChFsol 1, deal 3") == 2  # the deal, then the table after the draw
-    assert out.endswith(f"Bye: {drawn.foundation_count()} of 52 cards were on the foundations.\n")
-    fake_input(monkeypatch, ["h"])
+    assert out.count("MAChFsol 1, deal 3") == 1  # the deal; a move shows what it did
+    assert out.count("Quit? This game is kept: the next start offers it. Type y to quit.") == 2
+    assert "Nothing changed: play on." in out
+    assert out.endswith(
+        f"Bye: {drawn.foundation_count()} of 52 cards were on the foundations.\n"
+        "The game under way is kept: the next start offers it.\n"
+    )
+    fake_input(monkeypatch, ["h"])  # no move made: the end of input quits, nothing kept
     assert main(["play", "--seed", "3"]) == 0
     captured = capsys.readouterr()
+    assert "You left deal 3 of MAChFsol 1 (52 cards), 1 move" in captured.out  # the kept one
     assert captured.out.endswith(f"> \nBye: {dealt} of 52 cards were on the foundations.\n")
     assert captured.err == ""
 
 
 def test_real_process_through_a_pipe() -> None:
     """The installed command reads a pipe with the real ``input``: plain text, no
-    colour or screen clearing, clean exit at the end of the input."""
+    colour or screen clearing, one table, one line a command, clean exit at the end."""
     done = subprocess.run(
         [sys.executable, "-m", "machfsol.cli", "play", "--seed", "5", "--deck", "40"],
         input="h\nxyz\n\n",
@@ -555,9 +578,9 @@ def test_real_process_through_a_pipe() -> None:
     )
     assert done.returncode == 0 and done.stderr == ""
     assert "\x1b" not in done.stdout
-    assert done.stdout.count("MAChFsol 1, deal 5, 40 cards") == 4
+    assert done.stdout.count("MAChFsol 1, deal 5, 40 cards") == 1
     assert "Hint: " in done.stdout and "'xyz' is not a command" in done.stdout
-    assert done.stdout.endswith("were on the foundations.\n")
+    assert "were on the foundations.\n" in done.stdout
 
 
 def test_keyboard_interrupt_quits(capsys: pytest.CaptureFixture[str]) -> None:
@@ -576,11 +599,15 @@ def test_new_deal(tmp_path: Path) -> None:
     saved = tmp_path / "t.txt"
     screen = seeded(1, transcript=saved)
     screen.type("")
-    said = screen.message("n 99")
+    assert screen.message("n 99") == (
+        "Leave this game (1 move, counted as lost) for a new deal? Type y for yes."
+    )
+    said = screen.message("y")
     assert said.startswith("New game: deal 99.")
     assert screen.position.order == deal(99, 52) and not screen.position.move_stack
     screen.type("")
-    assert screen.message("n").startswith("New game: deal 4242.")
+    screen.type("n")
+    assert screen.message("yes").startswith("New game: deal 4242.")
     assert [p.name for p in sorted(tmp_path.iterdir())] == ["t-2.txt", "t-3.txt", "t.txt"]
     for path in tmp_path.iterdir():
         check_bytes(path.read_bytes(), path.name)
@@ -672,7 +699,7 @@ def test_random_lines_never_raise(lines: list[str], game: tuple[int, int]) -> No
             if parse_is_quit(line):
                 continue
             shown = screen.type(line)
-            assert "On the foundations:" in shown
+            assert shown.strip() and "Traceback" not in shown
 
 
 VOCABULARY = [
@@ -693,10 +720,9 @@ def test_random_sessions_keep_checkable_transcripts(
     number, size = game
     folder = tmp_path_factory.mktemp("t")
     screen = seeded(23, number, size, transcript=folder / "g.txt")
-    seed = 23
     for line in lines:
         screen.type(line)
-        seed = 5 if line == "n 5" else seed
+    seed = screen.session.sitting.seed
     for path in folder.iterdir():
         report = check_bytes(path.read_bytes(), path.name)
         assert report.player is Player.HUMAN
@@ -740,3 +766,198 @@ def test_save_writes_a_checkable_transcript(
     assert (tmp_path / "machfsol-1-deal-2.txt").exists()
     said = screen.message(f"save {tmp_path / 'no' / 'dir' / 'x.txt'}")
     assert "cannot write" in said and "\n" not in said
+
+
+# ------------------------------------------------------- what issue 26 added to line mode
+
+
+def test_a_move_says_only_what_changed_and_a_refusal_one_line() -> None:
+    """A screen reader hears little: after a move, what it did and what it left
+    showing; after a refused command, one line; the table only on ``t``. (The issue
+    counted 266 lines for 18 commands: the table and the key line every time.)"""
+    screen = seeded(1)
+    lines = ["", "", "3", "xyz", "1 as", "", "h", "u", "redo", "", "3 a", "d", "kd", "", "",
+             "9", "h", ""]  # fmt: skip
+    shown = "".join(screen.type(line) for line in lines)
+    assert len(shown.splitlines()) <= 2 * len(lines)
+    assert "On the foundations" not in shown and "ACES" not in shown
+    assert all(len(screen.type(bad).splitlines()) == 1 for bad in ["xyz", "9", "d kh", "ks"])
+    table = screen.type("t")
+    assert "ACES" in table and table.rstrip().endswith(
+        f"Moves {len(screen.position.move_stack)}, time 0:00."
+    )
+
+
+def test_a_draw_says_the_stock_and_a_play_from_the_discard_its_new_top() -> None:
+    screen = Screen(order_with(52, "2H 5C 7D 9S 4H 6C 8D TS 9H AH"))
+    assert screen.message("") == "You draw the 9 of hearts. Now: stock 43 cards."
+    said = screen.message("")
+    assert said == (
+        "You draw the ace of hearts; the ace of hearts goes to its Ace pile. "
+        "Now: stock 42 cards, discard pile the 9 of hearts (1 card)."
+    )
+    said = screen.message("1")
+    assert said == (
+        "The 2 of hearts goes from space 1 to the Ace pile of hearts; the 9 of hearts from "
+        "the discard pile fills space 1. Now: discard pile empty."
+    )
+
+
+def test_restart_and_new_deal_ask_first_and_y_answers() -> None:
+    screen = seeded(5)
+    screen.type("")
+    assert screen.message("restart").startswith(
+        "Leave this game (1 move, counted as lost) to play it again from the deal?"
+    )
+    assert screen.message("3") == "Nothing changed: play on."  # not an answer: nothing done
+    assert len(screen.position.move_stack) == 1
+    screen.type("restart")
+    said = screen.type("y")
+    assert "ACES" in said and "The same deal again. New game: deal 5." in said
+    assert screen.position.move_stack == () and screen.position.order == deal(5, 52)
+    assert screen.message("restart").startswith("The same deal again")  # no move: no question
+    assert screen.message("y") == "Nothing to answer yes to."
+
+
+def test_stats_lists_what_was_played() -> None:
+    screen = seeded(2, 1, 28)
+    screen.type("p")
+    shown = screen.type("stats")
+    record = screen.session.sitting.record()
+    assert f"MAChFsol 1, 28 cards: {record.text()}" in shown
+    assert record.played == 1
+
+
+def test_the_end_of_a_game_shows_the_statistics() -> None:
+    screen = seeded(2, 1, 28)
+    shown = screen.type("p")
+    assert "Statistics, MAChFsol 1, 28 cards: played 1, won" in shown
+    assert "n new deal  restart  u undo  q quit" in shown
+
+
+def test_a_transcripts_move_lines_are_commands(tmp_path: Path) -> None:
+    """``M T3 AC 5C``, ``T3 AC 5C``, ``S W KC``: the autoplay's transcript, typed line
+    by line, plays its game (forced lines are the game's to make)."""
+    seed, number, size = 3, 2, 40
+    auto = play(Position.from_seed(seed, variant(number), size))
+    text = of_game(auto, seed=seed, player=Player.AUTO)
+    screen = seeded(seed, number, size)
+    typed = 0
+    for line in text.splitlines():
+        if line.startswith("F ") and typed == 0:
+            assert "is a forced step" in screen.message(line)
+            typed += 1
+        if line.startswith("M "):
+            command = line if typed % 2 else line[2:]  # with and without its M
+            typed += 1
+            screen.type(command)
+    assert screen.position.move_stack == auto.move_stack
+
+
+def test_a_transcript_line_with_the_wrong_card_is_refused() -> None:
+    screen = Screen(_order_for_moves())
+    assert screen.message("S W 2H") == "2H is not the card on top of the stock: type 'S W' to draw"
+    assert screen.message("S W AH").startswith("You draw the ace of hearts")
+    said = screen.message("M T2 AC 7D")
+    assert said == "space 2 holds the 5 of clubs (5C), not 7D"
+    assert len(screen.position.move_stack) == 1
+
+
+def test_solve_answers_for_the_table_as_it_stands() -> None:
+    from machfsol.cli import still_winnable
+
+    out = io.StringIO()
+    session = Session(variant(1), CardFace(), out, solver=still_winnable)
+    session.start(deal(7, 52), 7)
+    session.obey("solve")
+    said = out.getvalue().splitlines()
+    assert said[-2] == "Asking the solver (at most 10 s)..."
+    assert said[-1].startswith("Winnable: a winning move is ")
+    assert said[-1].endswith("'hints solver' makes h follow its line.")
+    session.obey("hints solver")
+    session.obey("h")
+    assert out.getvalue().splitlines()[-1].startswith("Hint (the solver's winning line): ")
+    auto = play(Position.from_seed(7, variant(1)))
+    for move in auto.move_stack:
+        session.sitting.position.push(move)  # the hints' game: lost at the end
+    session.obey("solve")
+    assert out.getvalue().splitlines()[-1] == "No move left: the game is lost (u takes moves back)."
+
+
+def lost_answer(order: tuple[Card, ...], number: int, moves: tuple[Move, ...]) -> Answer:
+    return Answer(Verdict.LOST)
+
+
+def slow_answer(order: tuple[Card, ...], number: int, moves: tuple[Move, ...]) -> Answer:
+    import time
+
+    time.sleep(60)
+    return Answer(Verdict.LOST)  # pragma: no cover - stopped long before
+
+
+@pytest.mark.parametrize(
+    ("solver", "line", "says"),
+    [
+        (
+            lost_answer,
+            "solve",
+            "Lost whatever you do: no line from here wins (u takes moves back).",
+        ),
+        (slow_answer, "solve 1", "Not decided in 1 s (solve N waits N seconds)."),
+        (None, "solve", "The solver could not answer: the solver is not available here."),
+    ],
+)
+def test_solve_says_lost_or_not_decided(solver: object, line: str, says: str) -> None:
+    out = io.StringIO()
+    session = Session(variant(2), CardFace(), out, solver=solver)  # type: ignore[arg-type]
+    session.start(deal(3, 40), 3)
+    session.obey(line)
+    assert out.getvalue().splitlines()[-1] == says
+
+
+def test_ctrl_c_asks_like_q_and_a_second_one_quits() -> None:
+    out = io.StringIO()
+    session = Session(variant(1), CardFace(), out)
+    session.start(deal(1, 52), 1)
+    session.obey("")
+    presses = iter(["interrupt", "", "interrupt", "interrupt"])
+
+    def read(prompt: str) -> str:
+        if next(presses) == "interrupt":
+            raise KeyboardInterrupt
+        return ""
+
+    assert session.run(read) == 0
+    text = out.getvalue()
+    assert text.count("Quit? This game is kept") == 2 and "Nothing changed: play on." in text
+
+
+def test_continue_plays_the_kept_game_and_load_a_saved_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake_input(monkeypatch, ["", "", "q", "y"])
+    assert main(["play", "--plain", "--seed", "7"]) == 0
+    assert "The game under way is kept" in capsys.readouterr().out
+    fake_input(monkeypatch, ["continue", "t"])
+    assert main(["play", "--plain", "--seed", "9"]) == 0
+    out = capsys.readouterr().out
+    assert "You left deal 7 of MAChFsol 1 (52 cards), 2 moves" in out
+    assert "Welcome back: deal 7 of MAChFsol 1 (52 cards), 2 moves" in out
+    assert "Moves 2, time" in out
+    fake_input(monkeypatch, ["continue"])  # kept again at the end of the input
+    assert main(["play", "--plain", "--seed", "9"]) == 0
+    assert "Welcome back: deal 7 of MAChFsol 1 (52 cards), 2 moves" in capsys.readouterr().out
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "elsewhere"))
+    fake_input(monkeypatch, ["continue"])
+    assert main(["play", "--plain", "--seed", "9"]) == 0
+    assert "There is no kept game to continue." in capsys.readouterr().out
+    saved = tmp_path / "g.txt"
+    position = Position.from_seed(6, variant(2), 36)
+    for _ in range(4):
+        position.push(DRAW)
+    saved.write_text(of_game(position, seed=6, player=Player.HUMAN))
+    fake_input(monkeypatch, ["u", "t"])
+    assert main(["play", "--plain", "--load", str(saved)]) == 0
+    out = capsys.readouterr().out
+    assert f"Loaded {saved}: deal 6 of MAChFsol 2 (36 cards), 4 moves" in out
+    assert "Took back 1 move (draw a card)" in out and "Moves 3, time" in out

@@ -51,7 +51,7 @@ from importlib.resources.abc import Traversable
 from a8.basic.atascii import from_text
 from a8.basic.convert import LARGEST_LISTING
 from a8.reading import read_at_most
-from machfsol.atari import display, fill, key_queue, screen_sum, shuffle
+from machfsol.atari import display, fill, key_queue, screen_sum, screen_text, shuffle
 from machfsol.atari.constant_pool import pool_constants
 from machfsol.atari.places import default_source
 from machfsol.errors import MachfsolError
@@ -86,6 +86,7 @@ _MACHINE_CODE = {
     fill.SOURCE_NAME: fill.code_spelling,
     display.SOURCE_NAME: display.code_spelling,
     screen_sum.SOURCE_NAME: screen_sum.code_spelling,
+    screen_text.SOURCE_NAME: screen_text.code_spelling,
     f"{key_queue.SOURCE_NAME} installer": key_queue.installer_spelling,
     f"{key_queue.SOURCE_NAME} resident": key_queue.resident_spelling,
 }

@@ -53,9 +53,7 @@ from machfsol.atari.verify import (
 from machfsol.atari.verify_batch import DEAL_SECONDS, Launch
 from machfsol.atari.verify_results import RomFiles, json_text, read_results
 from machfsol.atari.verify_results import text_report as results_text
-from machfsol.engine.cards import Deck
-from machfsol.engine.options import BOTH, add_variant, variants_of
-from machfsol.engine.seed_list import parse_seed_list
+from machfsol.engine.options import BOTH, add_variant, deck_option, seeds_option, variants_of
 from machfsol.errors import MachfsolError, UsageError
 
 #: Where ``machfsol build --test-disk`` writes unless told (in the current folder).
@@ -269,7 +267,7 @@ def cmd_build_test_disk(args: argparse.Namespace) -> int:
     output: Output = Path(TEST_DISK_NAME) if args.output is None else args.output
     if args.seeds is None:
         raise UsageError("--test-disk: say which deals it plays with --seeds, e.g. --seeds 1-20")
-    seeds = parse_seed_list(args.seeds)
+    seeds = seeds_option(args.seeds)
     decks = _decks("52" if args.deck is None else args.deck)
     variants = variants_of(BOTH if args.variant is None else args.variant)
     if args.program is not None and len(variants) != 1:
@@ -324,7 +322,7 @@ def _decks(text: str) -> tuple[int, ...]:
     for item in text.split(","):
         if re.fullmatch(r"\s*[0-9]{1,6}\s*", item) is None:  # ASCII digits: int() reads it
             raise UsageError(f"--deck {text!r}: give deck sizes like 52 or 52,40")
-        size = Deck(int(item)).size
+        size = deck_option(int(item))
         if size not in decks:
             decks.append(size)
     return tuple(decks)
@@ -342,7 +340,7 @@ def _plan(args: argparse.Namespace, launches: tuple[Launch, ...]) -> Plan:
     """--seeds and --deck, or the default plan without either."""
     if args.seeds is None and args.deck is None:
         return Plan.default(launches)
-    seeds = parse_seed_list(DEFAULT_SEEDS if args.seeds is None else args.seeds)
+    seeds = seeds_option(DEFAULT_SEEDS if args.seeds is None else args.seeds)
     return Plan.every(launches, _decks("52" if args.deck is None else args.deck), seeds)
 
 

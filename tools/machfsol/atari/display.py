@@ -15,11 +15,10 @@ listing.
 from __future__ import annotations
 
 import functools
-from importlib import resources
 from typing import Final
 
-from a8.asm import AssemblyError, assemble
-from machfsol.atari.shuffle import FORBIDDEN, spelling
+from machfsol.atari.shuffle import spelling
+from machfsol.atari.string_code import string_code
 from machfsol.errors import MachfsolError
 
 SOURCE_NAME: Final = "display.s"
@@ -32,33 +31,11 @@ class DisplayCodeError(MachfsolError):
     """The display routine does not assemble, or holds a byte its string cannot."""
 
 
-def source_text() -> str:
-    return resources.files("machfsol.atari").joinpath(SOURCE_NAME).read_text(encoding="ascii")
-
-
 @functools.cache
 def code() -> bytes:
-    """The assembled routine: the bytes of its string constant (position independent:
-    assembled at two origins, the same bytes)."""
-    first, second = (
-        _assembled(source_text().replace("$0500", origin, 1)) for origin in ("$0500", "$0700")
-    )
-    if first != second:
-        raise DisplayCodeError(f"{SOURCE_NAME}: the routine names an address of its own")
-    bad = sorted(FORBIDDEN & set(first))
-    if bad:
-        raise DisplayCodeError(
-            f"{SOURCE_NAME}: byte ${bad[0]:02X} at offset {first.index(bad[0])}, which its "
-            "string constant cannot show or hold"
-        )
-    return first
-
-
-def _assembled(text: str) -> bytes:
-    try:
-        return assemble(text, SOURCE_NAME).code
-    except AssemblyError as error:
-        raise DisplayCodeError(str(error)) from None
+    """The assembled routine: the bytes of its string constant
+    (:func:`machfsol.atari.string_code.string_code`)."""
+    return string_code(SOURCE_NAME, DisplayCodeError)
 
 
 def code_spelling() -> str:

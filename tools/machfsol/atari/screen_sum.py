@@ -13,11 +13,10 @@ each, when :mod:`machfsol.atari.basic_game` generates the listing.
 from __future__ import annotations
 
 import functools
-from importlib import resources
 from typing import Final
 
-from a8.asm import AssemblyError, assemble
-from machfsol.atari.shuffle import FORBIDDEN, spelling
+from machfsol.atari.shuffle import spelling
+from machfsol.atari.string_code import string_code
 from machfsol.errors import MachfsolError
 
 SOURCE_NAME: Final = "screen_sum.s"
@@ -41,30 +40,11 @@ def fletcher(data: bytes) -> int:
     return first | second << 8
 
 
-def source_text() -> str:
-    return resources.files("machfsol.atari").joinpath(SOURCE_NAME).read_text(encoding="ascii")
-
-
 @functools.cache
 def code() -> bytes:
-    """The routine's bytes (position independent: the same assembled at two origins)."""
-    first, second = (_assembled(source_text().replace("$0500", at, 1)) for at in ("$0500", "$0700"))
-    if first != second:
-        raise ScreenSumCodeError(f"{SOURCE_NAME}: the routine names an address of its own")
-    bad = sorted(FORBIDDEN & set(first))
-    if bad:
-        raise ScreenSumCodeError(
-            f"{SOURCE_NAME}: byte ${bad[0]:02X} at offset {first.index(bad[0])}, which its "
-            "string constant cannot show or hold"
-        )
-    return first
-
-
-def _assembled(text: str) -> bytes:
-    try:
-        return assemble(text, SOURCE_NAME).code
-    except AssemblyError as error:
-        raise ScreenSumCodeError(str(error)) from None
+    """The assembled routine: the bytes of its string constant
+    (:func:`machfsol.atari.string_code.string_code`)."""
+    return string_code(SOURCE_NAME, ScreenSumCodeError)
 
 
 def code_spelling() -> str:

@@ -191,7 +191,7 @@ def play(position: Position, policy: RawPolicy = policy_move) -> Position:
     A policy returns None only when no legal move is left, so the game then is over.
     """
     size = position._n
-    push = position._push
+    push = position.push_places
     while position._on_foundations != size:
         move = policy(position)
         if move is None:

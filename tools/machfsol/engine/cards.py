@@ -17,11 +17,11 @@ import enum
 from dataclasses import dataclass
 from functools import cache
 
-from machfsol.errors import UsageError
+from machfsol.errors import MachfsolError
 
 
-class CardError(UsageError):
-    """A card code, deck size or dealing order is not valid (exit status 2)."""
+class CardError(MachfsolError):
+    """A card code, deck size or dealing order is not valid."""
 
 
 class Suit(enum.IntEnum):

@@ -14,13 +14,11 @@ from a8.commandline import docs, warn
 from a8.errors import A8Error
 from a8.reading import read_input, shown_name
 from machfsol.engine.autoplay import POLICIES, play
-from machfsol.engine.cards import Card, Deck
 from machfsol.engine.checker import check_bytes
-from machfsol.engine.deal import deal, parse_order, parse_seed
-from machfsol.engine.options import add_deal, add_variant
+from machfsol.engine.options import add_deal, add_variant, chosen_deal
 from machfsol.engine.rules import Position, variant
 from machfsol.engine.transcript import LARGEST_TRANSCRIPT, Player, of_game
-from machfsol.errors import MachfsolError, UsageError
+from machfsol.errors import MachfsolError
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
@@ -63,26 +61,14 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     check.set_defaults(handler=run_check)
 
 
-def _dealt(args: argparse.Namespace) -> tuple[tuple[Card, ...], int | None]:
-    """The dealing order the arguments ask for, and its seed (None for --order)."""
-    if (args.seed is None) == (args.order is None):
-        raise UsageError("give exactly one of --seed and --order")
-    if args.order is not None:
-        return parse_order(args.order, args.deck), None
-    size = 52 if args.deck is None else args.deck
-    Deck(size)
-    seed = parse_seed(args.seed)
-    return deal(seed, size), seed
-
-
 def run_deal(args: argparse.Namespace) -> int:
-    order, _seed = _dealt(args)
+    order, _seed = chosen_deal(args)
     print(" ".join(card.code for card in order))
     return 0
 
 
 def run_autoplay(args: argparse.Namespace) -> int:
-    order, seed = _dealt(args)
+    order, seed = chosen_deal(args)
     position = play(Position(order, variant(int(args.variant))), POLICIES[args.policy])
     sys.stdout.write(of_game(position, seed=seed, player=Player(args.policy.upper())))
     return 0

@@ -31,7 +31,7 @@ _SEED_TEXT = re.compile(r"[0-9]{1,20}")
 
 
 class SeedError(CardError):
-    """A seed outside 1..2147483646 (usage error: exit status 2)."""
+    """A seed that is not a whole number in 1..2147483646."""
 
 
 def validate_seed(seed: int) -> int:

@@ -23,7 +23,11 @@ solver) and ``copy()``. A terminal game's "undo" is ``pop()``; its "hint" is
 
 Internally cards are plain ints (``suit * R + rank``) and places ints (:class:`Place`
 values) kept in lists, because autoplay runs thousands of games per second; the value
-types appear only at the API.
+types appear only at the API. Code that plays thousands of its own moves (autoplay, the
+solver replaying its lines) uses the *fast interface* on those ints instead
+(``top_number``, ``source_of``, ``destinations_of``, ``push_places`` ...: the section of
+that name in :class:`Position`). Only the engine reads the lists themselves
+(tests/test_layout.py fails on a private name used from another part).
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from functools import cache
 
 from machfsol.engine.cards import Card, Deck
 from machfsol.engine.deal import deal
-from machfsol.errors import MachfsolError, UsageError
+from machfsol.errors import MachfsolError
 
 
 class IllegalMoveError(MachfsolError):
@@ -77,7 +81,7 @@ def variant(number: int) -> Variant:
     try:
         return VARIANTS[number]
     except KeyError:
-        raise UsageError(f"variant {number} is not 1 or 2") from None
+        raise MachfsolError(f"variant {number} is not 1 or 2") from None
 
 
 class Place(enum.IntEnum):
@@ -348,10 +352,19 @@ class Position:
             if self._is_ace_or_king[card]:
                 self._transfer(card, TABLEAU_BASE + slot, self._foundation_for_forced(card), True)
 
-    # -------------------------------------------------------------------- fast queries
+    # ---------------------------------------------------------------- the fast interface
+    #
+    # For code that plays thousands of moves it chose itself: the autoplay policies and
+    # the solver (machfsol.odds.solver), which replays every winning line it finds. A
+    # card is its number (``Card.number``), a place its Place value, both plain ints,
+    # and NOWHERE (-1) stands for "no card". Nothing is turned into a Card, Move or
+    # Step, and :meth:`push_places` trusts its caller: ask :meth:`is_legal_places`
+    # first unless the move is known to be legal. Everything else uses the value API
+    # below (``legal_moves``, ``push``, ``tableau`` ...).
 
-    def _top(self, source: int) -> int:
-        """The card a move from ``source`` would take, or NOWHERE."""
+    def top_number(self, source: int) -> int:
+        """The card a move from ``source`` would take (the stock's top, the discard top, a
+        space's card, a King-pile top), or NOWHERE."""
         if source == STOCK:
             return self._order[self._next] if self._next < self._n else NOWHERE
         if source == DISCARD:
@@ -364,32 +377,37 @@ class Position:
         pile = self._kings[source - KING_BASE]
         return pile[-1] if pile else NOWHERE
 
-    def _accepts(self, destination: int, card: int) -> bool:
-        """May ``card`` be put on foundation ``destination`` now?"""
-        if ACE_BASE <= destination < KING_BASE:
-            return self._ace_next[destination - ACE_BASE] == card and (
-                self._suit[card] == destination - ACE_BASE
-            )
-        if destination >= KING_BASE:
-            pile = self._kings[destination - KING_BASE]
-            return bool(pile) and pile[-1] in self._fits_on[card]
-        return False
+    def tableau_numbers(self) -> tuple[int, ...]:
+        """The card in each tableau space, T1 first (NOWHERE for an empty space)."""
+        return tuple(self._tab)
 
-    def _is_legal(self, source: int, destination: int) -> bool:
-        if source == STOCK:
-            return destination == DISCARD and self._next < self._n
-        if source >= KING_BASE:
-            card = self._top(source)
-            return (
-                card != NOWHERE
-                and destination == ACE_BASE + self._suit[card]
-                and self._accepts(destination, card)
-            )
-        card = self._top(source)
-        return card != NOWHERE and self._accepts(destination, card)
+    def ace_pile_heights(self) -> list[int]:
+        """How many cards each Ace pile (S, H, C, D) holds (a new list)."""
+        ranks = self._r
+        return [wanted - suit * ranks for suit, wanted in enumerate(self._ace_next)]
 
-    def _destinations(self, card: int) -> list[int]:
-        """Foundations that accept ``card`` now: its Ace pile first, then King piles."""
+    def king_pile_tops(self) -> list[int]:
+        """The top card of each King pile (S, H, C, D), NOWHERE for one not started
+        (a new list)."""
+        return [pile[-1] if pile else NOWHERE for pile in self._kings]
+
+    def source_of(self, card: int) -> int:
+        """The place ``card`` can be moved from now (the discard top, a tableau space, a
+        King-pile top, looked for in that order), or NOWHERE."""
+        if self._discard and self._discard[-1] == card:
+            return DISCARD
+        if card in self._tab:
+            return TABLEAU_BASE + self._tab.index(card)
+        pile = self._pile_of_top[card]
+        return NOWHERE if pile == NOWHERE else KING_BASE + pile
+
+    def is_playable_number(self, card: int) -> bool:
+        """Does some foundation take ``card`` now? (:meth:`is_playable` for a number.)"""
+        return self._playable[card] > 0
+
+    def destinations_of(self, card: int) -> list[int]:
+        """The foundations (places) that take ``card`` now, in place order: its Ace pile
+        first, then King piles."""
         found = []
         suit = self._suit[card]
         if self._ace_next[suit] == card:
@@ -402,25 +420,23 @@ class Position:
         found.sort()
         return found
 
-    def _legal(self) -> list[tuple[int, int]]:
-        """Every legal move, in the canonical order of docs/RULES.md."""
-        moves: list[tuple[int, int]] = []
-        if self._next < self._n:
-            moves.append((STOCK, DISCARD))
-        for index, card in enumerate(self._tab):
-            if card != NOWHERE:
-                moves.extend((TABLEAU_BASE + index, d) for d in self._destinations(card))
-        if self._discard:
-            moves.extend((DISCARD, d) for d in self._destinations(self._discard[-1]))
-        for pile, cards in enumerate(self._kings):
-            if cards:
-                suit = self._suit[cards[-1]]
-                if self._ace_next[suit] == cards[-1]:
-                    moves.append((KING_BASE + pile, ACE_BASE + suit))
-        return moves
+    def is_legal_places(self, source: int, destination: int) -> bool:
+        """Is the move from place ``source`` to place ``destination`` legal now?"""
+        if source == STOCK:
+            return destination == DISCARD and self._next < self._n
+        if source >= KING_BASE:
+            card = self.top_number(source)
+            return (
+                card != NOWHERE
+                and destination == ACE_BASE + self._suit[card]
+                and self._accepts(destination, card)
+            )
+        card = self.top_number(source)
+        return card != NOWHERE and self._accepts(destination, card)
 
-    def _push(self, source: int, destination: int) -> None:
-        """Play a move known to be legal (the hot path of autoplay)."""
+    def push_places(self, source: int, destination: int) -> None:
+        """Play the move from place ``source`` to place ``destination``, known to be
+        legal, and its forced steps (the hot path of autoplay; :meth:`pop` undoes it)."""
         steps = self._steps
         self._marks.append(len(steps))
         self._moves.append((source, destination))
@@ -453,6 +469,36 @@ class Position:
             # Settling after emptying one space: it is the only empty one whenever
             # something can fill it (RULES.md), so fill that space directly.
             self._fill(source)
+
+    # ------------------------------------------------------------ moves, internally
+
+    def _accepts(self, destination: int, card: int) -> bool:
+        """May ``card`` be put on foundation ``destination`` now?"""
+        if ACE_BASE <= destination < KING_BASE:
+            return self._ace_next[destination - ACE_BASE] == card and (
+                self._suit[card] == destination - ACE_BASE
+            )
+        if destination >= KING_BASE:
+            pile = self._kings[destination - KING_BASE]
+            return bool(pile) and pile[-1] in self._fits_on[card]
+        return False
+
+    def _legal(self) -> list[tuple[int, int]]:
+        """Every legal move, in the canonical order of docs/RULES.md."""
+        moves: list[tuple[int, int]] = []
+        if self._next < self._n:
+            moves.append((STOCK, DISCARD))
+        for index, card in enumerate(self._tab):
+            if card != NOWHERE:
+                moves.extend((TABLEAU_BASE + index, d) for d in self.destinations_of(card))
+        if self._discard:
+            moves.extend((DISCARD, d) for d in self.destinations_of(self._discard[-1]))
+        for pile, cards in enumerate(self._kings):
+            if cards:
+                suit = self._suit[cards[-1]]
+                if self._ace_next[suit] == cards[-1]:
+                    moves.append((KING_BASE + pile, ACE_BASE + suit))
+        return moves
 
     def _fill(self, space: int) -> None:
         """Steps 3-5 of "settle" for the one empty space ``space`` (a Place value)."""
@@ -488,7 +534,7 @@ class Position:
         return [Move(Place(s), Place(d)) for s, d in self._legal()]
 
     def is_legal(self, move: Move) -> bool:
-        return self._is_legal(int(move.source), int(move.destination))
+        return self.is_legal_places(int(move.source), int(move.destination))
 
     def is_playable(self, card: Card) -> bool:
         """Does some foundation (Ace pile or King pile) take ``card`` now?"""
@@ -498,14 +544,14 @@ class Position:
         """The card that ``move`` would take (IllegalMoveError if it is not legal)."""
         if not self.is_legal(move):
             raise IllegalMoveError(f"move {move} is not legal here")
-        return self._cards[self._top(int(move.source))]
+        return self._cards[self.top_number(int(move.source))]
 
     def push(self, move: Move) -> tuple[Step, ...]:
         """Play ``move`` and the forced steps that follow; return all those steps."""
         if not self.is_legal(move):
             raise IllegalMoveError(f"move {move} is not legal here")
         start = len(self._steps)
-        self._push(int(move.source), int(move.destination))
+        self.push_places(int(move.source), int(move.destination))
         return self._public_steps(self._steps[start:])
 
     def pop(self) -> Move:

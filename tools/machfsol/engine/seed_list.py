@@ -3,8 +3,8 @@
 ``machfsol verify --seeds`` takes such a list. Items are single seeds or inclusive
 ranges ``LOW-HIGH``, separated by commas; blanks around items are ignored. A seed
 listed twice is verified once, in the place of its first mention, so the order of
-the results follows the order the user wrote. Every mistake is a one-line usage
-error (exit status 2) that quotes the faulty item.
+the results follows the order the user wrote. Every mistake is a one-line error that
+quotes the faulty item.
 """
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ from collections.abc import Sequence
 from typing import Final
 
 from machfsol.engine.deal import MAX_SEED, MIN_SEED, SeedError, parse_seed
-from machfsol.errors import UsageError
+from machfsol.errors import MachfsolError
 
 #: More deals than this in one list is almost surely a typo (``1-1000000`` for ``1-100``).
 MAX_SEEDS: Final = 100_000
 
 
-class SeedListError(UsageError):
-    """A seed list that cannot be read (exit status 2)."""
+class SeedListError(MachfsolError):
+    """A seed list that cannot be read."""
 
 
 def parse_seed_list(text: str) -> tuple[int, ...]:

@@ -1,7 +1,7 @@
 /*
  * The concrete (move-by-move) search of machfsol.odds.solver, compiled.
  *
- * This is the same search as the Python class _ConcreteSearch, state for state: the
+ * This is the same search as the Python class ConcreteSearch, state for state: the
  * same moves tried in the same order, the same reductions (each switchable by a flag
  * bit), the same dead-end test, the same rounds of the iterative search and the same
  * transposition table, so it counts the same states (the tests hold the two to equal
@@ -15,12 +15,14 @@
  *     King (which of the two cards of the colour each rank holds, under a leading 1:
  *     every pile holds one card per rank from the King down, so that says everything);
  *   - a state's key is 128 bits: tableau and stock position, the King-pile codes (as
- *     sets of two per colour with the symmetry reduction, as solver.py's key) and the
+ *     sets of two per colour with the symmetry reduction, as ConcreteSearch's key) and the
  *     Ace piles;
  *   - the lost states are kept in an open-addressing hash set of keys.
  *
- * The module has one function, search(); see its docstring.  Why each reduction is
- * sound is told in solver.py's docstring and in docs/ODDS.md: it is the same search.
+ * The module has one function, search(); see its docstring.  The Python form lives in
+ * machfsol/odds/solver/ (concrete.py, and the dead-end tests in concrete_dead_ends.py
+ * and placement.py); why each reduction is sound is told in docs/ODDS.md: it is the
+ * same search.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -35,7 +37,7 @@
 #define NO_BLOCK (1 << 30) /* a card that no discard-pile level blocks */
 #define FOR_EVER (-1)      /* a host that never takes a card again */
 
-/* Reductions, one bit each (solver.py's Reductions, in its field order). */
+/* Reductions, one bit each (reductions.py's Reductions, in its field order). */
 enum {
     DRAW_FIRST = 1,
     SAFE_MOVES = 2,
@@ -49,7 +51,7 @@ enum {
     WINDOW = 512,
     PLACEMENT = 1024,
     LAST_DRAW = 2048,
-    /* Every bit this build knows, exported as REDUCTIONS: solver.py compares it with its
+    /* Every bit this build knows, exported as REDUCTIONS: compiled.py compares it with its
        own list, since a module built from an older _concrete.c (a checkout updated
        without rebuilding) would ignore a new bit and search differently. */
     REDUCTION_BITS = DRAW_FIRST | SAFE_MOVES | KINGS_STAY | SYMMETRY | DEAD_ENDS | ITERATIVE |
@@ -98,6 +100,14 @@ typedef struct {
     int place_discard, place_ace, place_king;
     int interrupted;
     KeySet seen;
+    /* A game in progress to start from instead of the deal (search()'s ``start``). */
+    int has_start;
+    int start_p, start_top;
+    uint64_t start_tab, start_fmask;
+    uint32_t start_ace;
+    int start_stack[MAXN];
+    int start_pile[4][16];
+    int start_plen[4];
 } Search;
 
 /* ------------------------------------------------------------------ the key set */
@@ -196,7 +206,7 @@ static void pile_pop(Search *s, int i) {
 
 static int pile_top(const Search *s, int i) { return s->plen[i] ? s->pile[i][s->plen[i] - 1] : -1; }
 
-/* The cards above the King: 0 for a King alone or an empty pile (solver.py strips the
+/* The cards above the King: 0 for a King alone or an empty pile (concrete.py strips the
  * King, so both are 0 there too), else a leading 1 and one bit per card. */
 static unsigned code_above_king(const Search *s, int i) {
     return s->plen[i] >= 2 ? (1u << (s->plen[i] - 1)) | s->pbits[i] : 0;
@@ -246,8 +256,9 @@ static int line_push(Search *s, int card, int place) {
 
 /* ---------------------------------------------------------------- dead ends */
 
-/* The stuck-cards test of solver.py's _ConcreteSearch._dead_end, and the stock-order
- * test built on it (_stock_dead), counted as solver.py counts them, value for value.
+/* The stuck-cards test of DeadEnds.is_dead_end (concrete_dead_ends.py), and the
+ * stock-order test built on it (is_stock_dead), counted as the Python form counts them,
+ * value for value.
  *
  * One state asks for several counts, in several *modes*: mode 0 is the dead-end test's
  * (the stock available at once), mode 1 + m the stock-order test's with the stock's next
@@ -263,7 +274,7 @@ static int line_push(Search *s, int card, int place) {
  *
  * A View holds one state's test: what does not depend on the mode, made once
  * (view_make), and the values of one block of 16 modes (view_fill). The per-card
- * arrays are solver.py's scratch arrays of the same names. */
+ * arrays are DeadEnds' scratch arrays of the same names. */
 enum { LANES = 16, LANE_NO_BLOCK = 254 };
 typedef uint8_t Lanes __attribute__((vector_size(LANES)));
 
@@ -361,14 +372,14 @@ static void view_make(const Search *s, View *v, int p, int top, uint64_t tab, ui
     }
 }
 
-/* The Ace-pile levels and the King-pile holds (solver.py's "repeat until no such hold
+/* The Ace-pile levels and the King-pile holds (DeadEnds' "repeat until no such hold
  * grows deeper" loop). ``ace_block`` of a card: the deepest ``hold`` among the lower
  * cards of its suit (NO_BLOCK when there is none: the cards on the Ace pile hold
  * nothing). A card below others on a King pile cannot leave before they have gone to
  * their own Ace piles: its ``hold`` is the deepest Ace-pile level among them, and so is
  * its ``host_block`` (it is no pile top before).
  *
- * solver.py repeats the two steps until no hold changes. A King-pile card's hold depends
+ * The Python form repeats the two steps until no hold changes. A King-pile card's hold depends
  * only on the Ace-pile levels of the cards above it, which are of lower ranks, and those
  * only on the holds of still lower cards of their suits: so one pass up the ranks, each
  * rank's values made from the lower ranks' final ones, reaches the same fixpoint. */
@@ -421,7 +432,7 @@ static void view_fill(const Search *s, View *v, int block) {
     }
     if (!(s->flags & TWINS)) return;
     /* Twin hosts compete for their own two hosts: both can be King-pile tops only once
-     * both their hosts can be (solver.py's _dead_end). Higher ranks first, since a
+     * both their hosts can be (DeadEnds._stuck_spans). Higher ranks first, since a
      * pair's hosts are the pair of the rank above. */
     for (int k = 0; k < v->n_twins; k++) {
         int c = v->twins[k], c2 = c + 2 * r;
@@ -433,8 +444,8 @@ static void view_fill(const Search *s, View *v, int block) {
     }
     /* Twins (the two cards of one colour and rank) have the same two hosts, and a host
      * takes one card: while only one host can be a King-pile top, one twin more than the
-     * per-card spans count must wait (solver.py's _dead_end): over [twin_from, twin_end),
-     * when that is not empty (solver.py's span to ``high``, here end = high + 1). A twin
+     * per-card spans count must wait (DeadEnds._stuck_spans): over [twin_from, twin_end),
+     * when that is not empty (the Python form's span to ``high``, here end = high + 1). A twin
      * is out of the pile from its level on, a tableau card from just below the top. */
     uint64_t stock = 0;
     for (int q = v->p; q < s->n; q++) stock |= 1ULL << s->order[q];
@@ -458,11 +469,11 @@ static void view_fill(const Search *s, View *v, int block) {
 
 /* The lowest level at which a card free only below level ``free`` is counted waiting:
  * -1 (a card that only the pile's end lets out, in the stock-order test) is every
- * level down to 0 (solver.py's _from_level; the difference array has no level -1). */
+ * level down to 0 (stuck_cards.py's from_level; the difference array has no level -1). */
 static int from_level(int free) { return free > 0 ? free : 0; }
 
 /* The cards waiting in the tableau at each level of the pile below the top, in one mode
- * (solver.py's _stuck_spans and _stuck_counts): mode 0, the stock available at once and
+ * (DeadEnds._stuck_spans and stuck_counts): mode 0, the stock available at once and
  * never waiting (the dead-end test); mode 1 + m, the stock's next m cards drawn (and
  * waiting in the tableau when stuck, like tableau cards), the others held back. The
  * counts go to counts[0..top); with ``stop_over`` >= 0 the count stops at the first level
@@ -521,11 +532,11 @@ static int dead_end(const Search *s, View *v) {
     return stuck_counts(s, v, 0, s->slots, counts);
 }
 
-/* The stock-order test (solver.py's _ConcreteSearch._stock_dead): going down the pile's
+/* The stock-order test (DeadEnds.is_stock_dead): going down the pile's
  * levels from the top, the number of the stock's cards drawn can only grow; the state is
  * lost when every such schedule meets a level where too many cards wait. One walk down
  * the levels with the fewest cards drawn that keep each level within the spaces; each
- * number drawn is counted only when the walk needs it (solver.py counts them all: the
+ * number drawn is counted only when the walk needs it (the Python form counts them all: the
  * same answer). */
 static int stock_dead(const Search *s, View *v) {
     int counts[MAXN]; /* with ``drawn`` cards drawn */
@@ -543,7 +554,7 @@ static int stock_dead(const Search *s, View *v) {
 
 /* ---------------------------------------------------------------- placement */
 
-/* The placement test (solver.py's _ConcreteSearch._placement_dead). The pile's cards
+/* The placement test (placement.py's Placement.is_dead). The pile's cards
  * leave it from the top, so for each level L the moment comes when the pile holds just
  * its cards below L; every card "out" by then (the tableau's, the pile's from L up and
  * the stock's cards drawn by then) is on a foundation or in the tableau, which has
@@ -895,12 +906,12 @@ static int dfs(Search *s, int p, int top, uint64_t tab, uint32_t ace, uint64_t f
     /* Safe moves, made without branching: with LAST_DRAW, the stock's last card when its
      * Ace pile takes it and it can never host (drawn and played); a King-pile top its Ace
      * pile takes and that can never host; with ENDGAME and the stock used up, also such
-     * a discard top or tableau card (in that order, as solver.py makes them). */
+     * a discard top or tableau card (in that order, as concrete.py makes them). */
     while ((flags & (SAFE_MOVES | ENDGAME)) || ((flags & LAST_DRAW) && p == n - 1)) {
         int moved = 0;
         if ((flags & LAST_DRAW) && p == n - 1) {
             /* The stock's last card, when its Ace pile takes it and it can never host (and
-             * it is no King), is drawn and played before anything else (solver.py). */
+             * it is no King), is drawn and played before anything else (concrete.py). */
             int x = s->order[p];
             if (((ace_next >> x) & 1) && (s->host_mask[x] & fmask) == s->host_mask[x] &&
                 !s->is_king[x]) {
@@ -966,7 +977,7 @@ static int dfs(Search *s, int p, int top, uint64_t tab, uint32_t ace, uint64_t f
         goto unwind;
     }
     /* WINDOW: with at most one card left to draw, the discard top is keyed with the
-     * tableau, as one set (solver.py's window reduction: which window card is the top
+     * tableau, as one set (concrete.py's window reduction: which window card is the top
      * does not matter). */
     uint64_t window = (flags & WINDOW) && p >= n - 1 && top ? tab | 1ULL << s->stack[top - 1] : tab;
     Key key = make_key(s, p, window, ace);
@@ -1071,7 +1082,7 @@ static int dfs(Search *s, int p, int top, uint64_t tab, uint32_t ace, uint64_t f
         if (found != LOST) goto unwind;
     }
 lost:
-    /* Every move failed: the state is lost (recorded only now, as in solver.py). */
+    /* Every move failed: the state is lost (recorded only now, as in concrete.py). */
     found = keyset_add(&s->seen, key) ? LOST : FAILED;
 undo:
     if (found == LOST) s->line_len = mark;
@@ -1086,15 +1097,28 @@ unwind:
     return found;
 }
 
-/* The state after the deal: each space filled from the stock in turn. */
-static void start(Search *s, int *p, uint64_t *tab, uint32_t *ace, uint64_t *fmask) {
+/* The state after the deal: each space filled from the stock in turn; or the game in
+ * progress search() was given. */
+static void start(Search *s, int *p, int *top, uint64_t *tab, uint32_t *ace, uint64_t *fmask) {
     *p = 0;
+    *top = 0;
     *tab = 0;
     *ace = 0;
     *fmask = 0;
     for (int i = 0; i < 4; i++) {
         s->plen[i] = 0;
         s->pbits[i] = 0;
+    }
+    if (s->has_start) {
+        *p = s->start_p;
+        *top = s->start_top;
+        *tab = s->start_tab;
+        *ace = s->start_ace;
+        *fmask = s->start_fmask;
+        for (int k = 0; k < s->start_top; k++) s->stack[k] = s->start_stack[k];
+        for (int i = 0; i < 4; i++)
+            for (int k = 0; k < s->start_plen[i]; k++) pile_push(s, i, s->start_pile[i][k]);
+        return;
     }
     for (int slot = 0; slot < s->slots; slot++) {
         while (*p < s->n) {
@@ -1113,13 +1137,13 @@ static void start(Search *s, int *p, uint64_t *tab, uint32_t *ace, uint64_t *fma
     }
 }
 
-/* The rounds of the iterative search (solver.py's _ConcreteSearch.solve). */
+/* The rounds of the iterative search (ConcreteSearch.solve). */
 static int solve(Search *s, int64_t first_round) {
     int64_t step = first_round;
     s->draw_early = 0;
     s->nodes = 0;
     for (;;) {
-        int p;
+        int p, top;
         uint64_t tab, fmask;
         uint32_t ace;
         if (s->flags & ITERATIVE) {
@@ -1129,8 +1153,8 @@ static int solve(Search *s, int64_t first_round) {
             s->bound = s->limit;
         }
         s->line_len = 0;
-        start(s, &p, &tab, &ace, &fmask);
-        int found = dfs(s, p, 0, tab, ace, fmask);
+        start(s, &p, &top, &tab, &ace, &fmask);
+        int found = dfs(s, p, top, tab, ace, fmask);
         if (found != STOPPED) return found;
         if (s->nodes >= s->limit) return STOPPED;
         step *= 2;
@@ -1142,7 +1166,7 @@ static int solve(Search *s, int64_t first_round) {
 
 PyDoc_STRVAR(search_doc,
              "search(order, ranks, slots, same_suit, flags, limit, first_round, places,\n"
-             "       stock_order_after)\n"
+             "       stock_order_after, start=None)\n"
              "--\n\n"
              "The concrete search of a deal: ``order`` is the card numbers in dealing order\n"
              "(bytes), ``ranks`` the ranks per suit, ``slots`` the tableau spaces, ``same_suit``\n"
@@ -1153,17 +1177,62 @@ PyDoc_STRVAR(search_doc,
              "the node limit (negative: none),\n"
              "``first_round`` the first round's states, ``places`` the engine's (DISCARD,\n"
              "ACE_BASE, KING_BASE), ``stock_order_after`` the states searched before the\n"
-             "stock-order and placement tests are used. Returns (verdict, nodes, line):\n"
+             "stock-order and placement tests are used, ``start`` None (the deal) or a game\n"
+             "in progress to search from: (p, discard, tableau, ace, foundations, piles), the\n"
+             "stock position, the discard pile's cards bottom first (bytes), the tableau's and\n"
+             "the foundations' cards as bit masks, the Ace-pile heights (4 bits per suit) and\n"
+             "the four King piles' cards from the King up (bytes each). Returns (verdict,\n"
+             "nodes, line):\n"
              "verdict 1 won, 0 lost, -1 the limit was reached; line the (card, place) steps\n"
              "of the win, a draw being (-1, DISCARD).");
+
+/* Read search()'s ``start`` (see its docstring) into s->start_*; 0 with a ValueError set
+ * if it is not a table of this deck. The search takes it as given: the caller makes it
+ * from a game the engine played, so it is a table the rules can reach. */
+static int read_start(Search *s, PyObject *begin) {
+    int p;
+    unsigned long long tab, fmask;
+    unsigned int ace;
+    const char *stack, *pile[4];
+    Py_ssize_t stack_len, pile_len[4];
+    if (!PyArg_ParseTuple(begin, "iy#KIK(y#y#y#y#)", &p, &stack, &stack_len, &tab, &ace, &fmask,
+                          &pile[0], &pile_len[0], &pile[1], &pile_len[1], &pile[2], &pile_len[2],
+                          &pile[3], &pile_len[3]))
+        return 0;
+    int ok = p >= 0 && p <= s->n && stack_len <= s->n && (tab & ~s->full) == 0 &&
+             (fmask & ~s->full) == 0;
+    for (Py_ssize_t k = 0; ok && k < stack_len; k++) ok = (unsigned char)stack[k] < s->n;
+    for (int i = 0; ok && i < 4; i++) {
+        ok = pile_len[i] <= s->r && ((ace >> (4 * i)) & 15) <= (unsigned)s->r;
+        for (Py_ssize_t k = 0; ok && k < pile_len[i]; k++) ok = (unsigned char)pile[i][k] < s->n;
+    }
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "search: the start is not a table of this deck");
+        return 0;
+    }
+    s->has_start = 1;
+    s->start_p = p;
+    s->start_top = (int)stack_len;
+    s->start_tab = tab;
+    s->start_fmask = fmask;
+    s->start_ace = ace;
+    for (Py_ssize_t k = 0; k < stack_len; k++) s->start_stack[k] = (unsigned char)stack[k];
+    for (int i = 0; i < 4; i++) {
+        s->start_plen[i] = (int)pile_len[i];
+        for (Py_ssize_t k = 0; k < pile_len[i]; k++) s->start_pile[i][k] = (unsigned char)pile[i][k];
+    }
+    return 1;
+}
 
 static PyObject *py_search(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer order;
     int ranks, slots, same_suit, flags, discard, ace_base, king_base;
     long long limit, first_round, stock_after;
-    if (!PyArg_ParseTuple(args, "y*iipiLL(iii)L", &order, &ranks, &slots, &same_suit, &flags,
-                          &limit, &first_round, &discard, &ace_base, &king_base, &stock_after))
+    PyObject *begin = Py_None;
+    if (!PyArg_ParseTuple(args, "y*iipiLL(iii)L|O", &order, &ranks, &slots, &same_suit, &flags,
+                          &limit, &first_round, &discard, &ace_base, &king_base, &stock_after,
+                          &begin))
         return NULL;
     int n = (int)order.len;
     if ((flags & ~REDUCTION_BITS) != 0) {
@@ -1210,6 +1279,11 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         s->suit[c] = c / ranks;
         s->rank[c] = c % ranks;
         s->is_king[c] = s->rank[c] == ranks - 1;
+    }
+    if (begin != Py_None && !read_start(s, begin)) {
+        free(s->seen.slots);
+        free(s);
+        return NULL;
     }
     /* May card c go on King-pile top t? One rank lower, and same suit (variant 1) or
      * the other colour (variant 2; hearts and diamonds, suits 1 and 3, are red). */
@@ -1316,7 +1390,8 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__concrete(void) {
     PyObject *m = PyModule_Create(&module);
-    if (m != NULL && PyModule_AddIntConstant(m, "REDUCTIONS", REDUCTION_BITS) < 0) {
+    if (m != NULL && (PyModule_AddIntConstant(m, "REDUCTIONS", REDUCTION_BITS) < 0 ||
+                      PyModule_AddIntConstant(m, "STARTS", 1) < 0)) {
         Py_DECREF(m);
         return NULL;
     }

@@ -14,10 +14,10 @@ from typing import Any
 
 from a8.commandline import docs
 from a8.files import check_output, output_argument, write_atomically
-from machfsol.engine.cards import DECK_SIZES, Deck
-from machfsol.engine.deal import MAX_SEED, deal, parse_order, parse_seed
-from machfsol.engine.options import add_deal, add_variant, variants_of
-from machfsol.errors import MachfsolError
+from machfsol.engine.cards import DECK_SIZES
+from machfsol.engine.deal import MAX_SEED
+from machfsol.engine.options import add_deal, add_variant, chosen_deal, seed_option, variants_of
+from machfsol.errors import MachfsolError, UsageError
 from machfsol.odds.chart import draw_chart
 from machfsol.odds.cluster import check_address, check_tls, plain_traffic_warning
 from machfsol.odds.solver import (
@@ -33,12 +33,6 @@ from machfsol.odds.study import compute, format_table, stderr_is_terminal
 
 #: ``solve --plain``'s default node limit: the plain search needs many more states.
 PLAIN_NODE_LIMIT = 5_000_000
-
-
-class UsageError(MachfsolError):
-    """A bad option value (exit status 2, like argparse's own errors)."""
-
-    exit_status = 2
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
@@ -157,7 +151,7 @@ def run_odds(args: argparse.Namespace) -> int:
         check_output(output_argument(args.chart))  # now, not after the study
     configs = [(v, d) for v in variants_of(args.variant) for d in _decks(args.deck)]
     deals = _int(args.deals, "--deals", 1, 10**9)
-    first_seed = parse_seed(args.first_seed)
+    first_seed = seed_option(args.first_seed)
     if first_seed + deals - 1 > MAX_SEED:
         raise UsageError(f"--first-seed {first_seed} + --deals {deals} passes seed {MAX_SEED}")
     solver_deals = (
@@ -209,16 +203,7 @@ def run_solve(args: argparse.Namespace) -> int:
     node_limit = (
         None if args.node_limit is None else _int(args.node_limit, "--node-limit", 1, 10**9)
     )
-    seed: int | None = None
-    if (args.seed is None) == (args.order is None):
-        raise UsageError("give exactly one of --seed and --order")
-    if args.order is not None:
-        order = parse_order(args.order, args.deck)
-    else:
-        size = 52 if args.deck is None else args.deck
-        Deck(size)
-        seed = parse_seed(args.seed)
-        order = deal(seed, size)
+    order, seed = chosen_deal(args)
     _note_without_compiled_search()
     if args.plain:
         solution = search(order, game, node_limit or PLAIN_NODE_LIMIT, plain=True)

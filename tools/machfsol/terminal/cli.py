@@ -9,6 +9,12 @@ The handler sets up the first deal from the arguments and chooses the game's for
 - the line game with a one-line note on standard error when only one of the two is a
   terminal (``machfsol play | tee game.log``) or the terminal cannot do full screen
   (``TERM=dumb``, or no terminfo entry for TERM): the person there learns why.
+
+Both games keep the player's statistics and the game in progress in the platform's
+state folder (machfsol.terminal.statistics.state_folder), offer the kept game at the
+start, and go on with a saved game with ``--load FILE``. The solver that answers "can
+this deal still be won?" comes from the command-line wiring (machfsol.cli), as
+``args.solver``: the terminal part does not import the odds part.
 """
 
 from __future__ import annotations
@@ -21,15 +27,17 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from a8.commandline import docs
-from machfsol.engine.cards import Card, Deck
-from machfsol.engine.deal import deal, parse_order, parse_seed
-from machfsol.engine.options import add_deal, add_variant
+from machfsol.engine.cards import Card
+from machfsol.engine.options import add_deal, add_variant, chosen_deal
 from machfsol.engine.rules import variant
 from machfsol.errors import UsageError
 from machfsol.terminal import curses_ui
 from machfsol.terminal.full_screen import FullScreenGame
 from machfsol.terminal.game import Sitting, random_seed
+from machfsol.terminal.kept_game import KeptGame, SavedGame, load
 from machfsol.terminal.play import Session, TerminalError, farewell
+from machfsol.terminal.solver_question import DEFAULT_SECONDS, Solver
+from machfsol.terminal.statistics import Statistics, state_folder
 from machfsol.terminal.table_view import (
     CardFace,
     Style,
@@ -65,7 +73,19 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         action="store_true",
         help="line mode: one typed command a line (screen readers, pipes, scripts)",
     )
-    parser.set_defaults(handler=run_play)
+    parser.add_argument(
+        "--solver-seconds",
+        type=float,
+        default=DEFAULT_SECONDS,
+        metavar="S",
+        help=f'how long "can this deal still be won?" may think (default {DEFAULT_SECONDS:g})',
+    )
+    parser.add_argument(
+        "--load",
+        metavar="FILE",
+        help="go on with a game saved with S or save (a transcript; its variant and deck)",
+    )
+    parser.set_defaults(handler=run_play, solver=None)
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -78,26 +98,46 @@ def run_play(args: argparse.Namespace) -> int:
         raise UsageError("--transcript -: the game itself is on standard output; give a file")
     if sys.stdin is None or sys.stdout is None:  # started with <&- or >&-
         raise UsageError("play needs a standard input and a standard output")
-    if args.order is not None:
-        order = parse_order(args.order, args.deck)
-        seed = None
-    else:
-        size = 52 if args.deck is None else args.deck
-        Deck(size)
-        seed = random_seed() if args.seed is None else parse_seed(args.seed)
-        order = deal(seed, size)
+    if not 0 < args.solver_seconds <= 3600:
+        raise UsageError("--solver-seconds: give a number of seconds from 0 to 3600")
+    if args.load is not None and (args.seed, args.order, args.deck) != (None, None, None):
+        raise UsageError("--load plays the saved game's deal: give no --seed, --order or --deck")
+    saved = None if args.load is None else load(Path(args.load))
+    order, seed = chosen_deal(args, random_seed=random_seed)
     game = variant(int(args.variant))
     face = CardFace(Style(args.style), wants_colour(sys.stdout), can_show_symbols(sys.stdout))
     transcript = None if args.transcript is None else Path(args.transcript)
+    folder = state_folder()
+    kept = KeptGame(folder)
+    sitting = Sitting(game, face, transcript, statistics=Statistics(folder), kept=kept)
+    sitting.offered = kept.read()
+    solver: Solver | None = args.solver
     if not args.plain:
         why_not = full_screen_refusal(sys.stdin, sys.stdout)
         if why_not is None:
-            return run_full_screen(Sitting(game, face, transcript), order, seed)
+            return run_full_screen(
+                sitting, order, seed, saved, args.load, solver, args.solver_seconds
+            )
         if why_not:
             print(f"machfsol: {why_not}: playing in line mode (as with --plain)", file=sys.stderr)
-    session = Session(game, face, sys.stdout, transcript, clear=is_ansi_terminal(sys.stdout))
+    clear = is_ansi_terminal(sys.stdout)
+    session = Session(
+        game,
+        face,
+        sys.stdout,
+        sitting=sitting,
+        clear=clear,
+        solver=solver,
+        solver_seconds=args.solver_seconds,
+    )
     try:
-        session.start(order, seed)
+        if saved is None:
+            session.start(order, seed)
+        else:
+            sitting.new_deal(order, seed)
+            sitting.go_on_with(saved)
+            sitting.save()
+            session.begin(f"Loaded {args.load}: {saved.describe()}.")
         return session.run(input)
     except BrokenPipeError:
         raise  # the reader went away (e.g. "| head"): the command line ends quietly
@@ -134,13 +174,30 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
-def run_full_screen(sitting: Sitting, order: tuple[Card, ...], seed: int | None) -> int:
-    """Play full screen until the player quits; then say goodbye on the normal screen."""
+def run_full_screen(
+    sitting: Sitting,
+    order: tuple[Card, ...],
+    seed: int | None,
+    saved: SavedGame | None = None,
+    loaded: str | None = None,
+    solver: Solver | None = None,
+    solver_seconds: float = DEFAULT_SECONDS,
+) -> int:
+    """Play full screen until the player quits; then say goodbye on the normal screen.
+    A game under way is kept for the next start, however the game ended."""
     sitting.new_deal(order, seed)
+    welcome = None
+    if saved is not None:
+        sitting.go_on_with(saved)
+        welcome = f"Loaded {loaded}: {saved.describe()}."
     sitting.save()  # an unwritable transcript stops the game before the screen changes
-    game = FullScreenGame(sitting)
-    if curses_ui.run(game, sitting.face.colour):
-        sys.stdout.write(farewell(sitting))
+    game = FullScreenGame(
+        sitting, solver=solver, solver_seconds=solver_seconds, offer=saved is None, welcome=welcome
+    )
+    shown = curses_ui.run(game, sitting.face.colour)
+    kept = sitting.end_sitting()
+    if shown:
+        sys.stdout.write(farewell(sitting, kept))
         replay = sitting.replay_command()
         if replay:
             sys.stdout.write(f"This deal again: {replay}\n")

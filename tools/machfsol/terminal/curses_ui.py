@@ -2,17 +2,21 @@
 
 This is the only module that touches the terminal. It turns key presses into the key
 names of machfsol.terminal.full_screen, paints machfsol.terminal.screen_layout's spans
-centred in the window, plays "play all" at its pace (a key stops it), and makes sure the
-terminal is given back as it was found:
+centred in the window, plays "play all" at its pace (a key stops it), waits for the
+solver's answer without blocking the keys, turns mouse clicks into the piles clicked, and
+makes sure the terminal is given back as it was found:
 
 - the terminal's modes (echo, line editing, keypad, cursor, the normal screen) are
   restored however the game ends, an exception included, each step on its own so that
   a terminal already gone (a hang-up) cannot stop the others (``curses.wrapper`` would
   raise there);
-- Ctrl-C (SIGINT) quits like ``X``; a hang-up (the terminal window closed, SIGHUP) or
-  SIGTERM quits quietly; Ctrl-D quits; a read error on the keyboard is the end of input;
+- Ctrl-C (SIGINT) is the key ``INTERRUPT``: it quits like ``Q``, asking first while a
+  game is under way (Ctrl-C again, or ``Y``, quits); a hang-up (the terminal window
+  closed, SIGHUP) or SIGTERM quits quietly; Ctrl-D quits; a read error on the keyboard
+  is the end of input;
 - a resized window is painted again at its new size; one too small for the table shows
-  a short message saying how big it must be (only X, Ctrl-C and Ctrl-D work meanwhile);
+  a short message saying how big it must be (only Q, Ctrl-C and Ctrl-D work meanwhile,
+  and quit at once: a game under way is kept all the same);
 - Ctrl-Z suspends and resumes as in any curses program (ncurses handles SIGTSTP).
 
 The transcript is saved after every move by the game itself, so whatever ends the game,
@@ -33,8 +37,8 @@ from collections.abc import Iterator
 from types import FrameType
 
 from machfsol.errors import MachfsolError
-from machfsol.terminal.full_screen import FullScreenGame, Mode
-from machfsol.terminal.screen_layout import Look, layout, size_needed
+from machfsol.terminal.full_screen import FullScreenGame
+from machfsol.terminal.screen_layout import Look, layout, place_at, size_needed
 
 _KEY_NAMES: dict[int, str] = {
     curses.KEY_UP: "UP",
@@ -45,6 +49,8 @@ _KEY_NAMES: dict[int, str] = {
     curses.KEY_BACKSPACE: "BACKSPACE",
     curses.KEY_DC: "BACKSPACE",
     curses.KEY_RESIZE: "RESIZE",
+    curses.KEY_F1: "F1",
+    curses.KEY_MOUSE: "MOUSE",
 }
 _CHAR_NAMES: dict[str, str] = {
     "\n": "ENTER",
@@ -83,7 +89,7 @@ def run(game: FullScreenGame, colour: bool) -> bool:
         try:
             with _curses_screen() as screen:
                 _play(screen, game, colour)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt:  # before the game's loop, or while the screen closes
             game.quit()
         except Hangup:
             game.quit()
@@ -106,6 +112,9 @@ def _curses_screen() -> Iterator[curses.window]:
         screen.keypad(True)
         with contextlib.suppress(curses.error):
             curses.start_color()
+        with contextlib.suppress(curses.error):
+            curses.mousemask(curses.BUTTON1_PRESSED | curses.BUTTON1_CLICKED)
+            curses.mouseinterval(0)  # a press is a click at once, no waiting for more
         yield screen
     finally:
         with contextlib.suppress(curses.error):
@@ -139,34 +148,71 @@ def _play(screen: curses.window, game: FullScreenGame, colour: bool) -> None:
     with contextlib.suppress(curses.error):
         curses.curs_set(0)
     screen.keypad(True)
-    silent_reads = 0
+    reading = _Reading()
     while not game.finished:
-        fits = _paint(screen, game, looks)
-        if game.bell:
-            game.bell = False
-            with contextlib.suppress(curses.error):
-                curses.beep()
-        autoplay = game.mode is Mode.AUTOPLAY and fits
-        screen.timeout(round(game.pace.seconds * 1000) if autoplay else POLL_MS)
         try:
-            key = screen.get_wch()
-        except curses.error:  # no key: the pause ended, or the input is gone
-            if autoplay:
-                game.tick()
-            elif not _follow_resize(screen) and _input_waiting():
-                silent_reads += 1  # readable, yet no key: the end of the input
-                if silent_reads > 1:
-                    game.quit()
-            continue
-        silent_reads = 0
-        name = key_name(key)
-        if name in ("", "RESIZE"):
-            continue  # the next round paints at the new size
-        if not fits:
-            if name.upper() in ("X", "EOF"):
+            _round(screen, game, looks, reading)
+        except KeyboardInterrupt:  # Ctrl-C: a key of the game's (it asks before quitting)
+            if reading.fits:
+                game.press("INTERRUPT")
+            else:
                 game.quit()
-            continue
-        game.press(name)
+
+
+class _Reading:
+    """What the loop remembers from one round to the next."""
+
+    def __init__(self) -> None:
+        self.silent_reads = 0  # rounds the keyboard was readable and gave no key
+        self.fits = True  # the game fitted the window when last painted
+
+
+def _round(screen: curses.window, game: FullScreenGame, looks: _Looks, reading: _Reading) -> None:
+    """Paint, then wait for a key (or for the time to play on, or to look for the
+    solver's answer) and do what it says."""
+    fits = reading.fits = _paint(screen, game, looks)
+    if game.bell:
+        game.bell = False
+        with contextlib.suppress(curses.error):
+            curses.beep()
+    waiting = game.waiting if fits else None
+    screen.timeout(round(waiting * 1000) if waiting is not None else POLL_MS)
+    try:
+        key = screen.get_wch()
+    except curses.error:  # no key: the pause ended, or the input is gone
+        if waiting is not None:
+            game.tick()
+        elif not _follow_resize(screen) and _input_waiting():
+            reading.silent_reads += 1  # readable, yet no key: the end of the input
+            if reading.silent_reads > 1:
+                game.quit()
+        return
+    reading.silent_reads = 0
+    name = key_name(key)
+    if name in ("", "RESIZE"):
+        return  # the next round paints at the new size
+    if not fits:
+        if name.upper() in ("Q", "EOF"):
+            game.quit()
+        return
+    if name == "MOUSE":
+        _click(screen, game)
+        return
+    game.press(name)
+
+
+def _click(screen: curses.window, game: FullScreenGame) -> None:
+    """A mouse event: a press of the first button on a pile is a click on it."""
+    try:
+        _id, x, y, _z, buttons = curses.getmouse()
+    except curses.error:
+        return
+    if not buttons & (curses.BUTTON1_PRESSED | curses.BUTTON1_CLICKED):
+        return
+    rows, columns = screen.getmaxyx()
+    needed_rows, needed_columns = size_needed(game)
+    top, left = (rows - needed_rows) // 2, (columns - needed_columns) // 2
+    game.click(place_at(game, y - top, x - left))
 
 
 def _follow_resize(screen: curses.window) -> bool:
@@ -233,7 +279,7 @@ def _paint(screen: curses.window, game: FullScreenGame, looks: _Looks) -> bool:
         text = (
             f"The window is too small for MAChFsol: it needs {needed_columns} x "
             f"{needed_rows}, this one is {columns} x {rows}. Make it larger, "
-            "or press X to quit."
+            "or press Q to quit."
         )
         for row, line in enumerate(textwrap.wrap(text, max(columns - 1, 1))[:rows]):
             _put(screen, row, 0, line, curses.A_NORMAL)

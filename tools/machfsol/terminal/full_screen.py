@@ -1,24 +1,33 @@
 """The full-screen game's keys: what each key does, as a state machine without curses.
 
-The keys are those of MACHFSOL on the Atari (docs/GAME.md), so that a player moves
-between the two without thinking:
+The keys are those of MACHFSOL on the Atari (docs/GAME.md) where a terminal allows, so
+that a player moves between the two without thinking:
 
-- ``1``-``8``, ``0``, ``Q W E R`` pick the card in that tableau space, the discard top,
-  or a King-pile top; then ``A`` puts it on its Ace pile, ``Q W E R`` on that King pile;
-- ``SPACE`` draws, ``H`` hints, ``U`` undoes one move, ``P`` plays all at a visible pace
-  (any key stops it), ``N`` asks for a deal number (RETURN: random), ``O`` options
-  (``D`` deck size, ``S`` style, and here also ``V`` variant and ``P`` pace);
-- added here: ``X`` quits (asking first when a game is under way), ``S`` saves the
-  transcript, ``ESC`` lets a picked card go; the arrow keys move a cursor over the
-  piles and ``RETURN`` picks or places the card under it, like the key of that pile.
+- ``1``-``8``, ``0`` pick the card in that tableau space or the discard top, and the
+  King-pile tops are picked with ``Z X C V`` (the Atari's ``Q W E R``: in a terminal
+  ``Q`` quits). A card with one legal place goes there at once; with two or more,
+  ``A`` puts it on its Ace pile, ``Z X C V`` on that King pile (typing that second key
+  after a card went to its only place changes nothing, so old habits do no harm);
+- ``SPACE`` draws, ``H`` hints, ``U`` undoes one move and ``R`` plays it again, ``P``
+  plays all at a visible pace (any key stops it), ``N`` asks for a deal number
+  (RETURN: random), ``G`` deals the same deal again, ``O`` options (``D`` deck size,
+  ``S`` style, and here also ``V`` variant, ``P`` pace, ``H`` where hints come from);
+- added here: ``Q`` (and Ctrl-C) quits, ``S`` saves the transcript, ``I`` shows the
+  statistics, ``W`` asks the solver whether the deal can still be won, ``?`` (F1)
+  shows the help, ``ESC`` lets a picked card go; the arrow keys move a cursor over
+  the piles and ``RETURN`` (or a mouse click) picks or places the card there.
+
+Anything that would abandon a game in progress (a new deal, the same deal again, new
+options that deal again, quitting) asks first: ``Y`` goes ahead, any other key plays on.
 
 :class:`FullScreenGame` takes keys as names (``"7"``, ``"q"`` or ``"Q"``, ``" "``,
-``"ENTER"``, ``"ESC"``, ``"BACKSPACE"``, ``"UP"`` ..., ``"EOF"`` for Ctrl-D) and keeps what the
-screen shows: the mode, the picked card, the cursor, the message. The curses front end
+``"ENTER"``, ``"ESC"``, ``"BACKSPACE"``, ``"UP"`` ..., ``"F1"``, ``"INTERRUPT"`` for Ctrl-C,
+``"EOF"`` for Ctrl-D) and clicks as places (:meth:`click`), and keeps what the screen
+shows: the mode, the picked card, the cursor, the message. The curses front end
 (machfsol.terminal.curses_ui) turns key presses into names, calls :meth:`press`, calls
-:meth:`tick` at the pace while playing all, and draws the screen
-(machfsol.terminal.screen_layout). Tests drive this class directly, and the real
-program in a pseudo-terminal.
+:meth:`tick` at the pace while playing all or waiting for the solver, and draws the
+screen (machfsol.terminal.screen_layout). Tests drive this class directly, and the
+real program in a pseudo-terminal.
 """
 
 from __future__ import annotations
@@ -39,14 +48,25 @@ from machfsol.terminal.game import (
     TranscriptWriteError,
     Wanted,
 )
+from machfsol.terminal.kept_game import SavedGame
+from machfsol.terminal.solver_question import (
+    DEFAULT_SECONDS,
+    Answer,
+    Question,
+    Solver,
+    Verdict,
+)
 from machfsol.terminal.table_view import CardFace, Style, describe_move, describe_steps
 
-#: The King piles' keys, spades hearts clubs diamonds (the Atari's).
-KING_KEYS = "QWER"
+#: The King piles' keys, spades hearts clubs diamonds (the Atari's Q W E R, one row down
+#: twice: Q quits here).
+KING_KEYS = "ZXCV"
 #: Longest deal number a player can type (2147483646 has 10 digits).
 MAX_DEAL_DIGITS = 10
 #: Longest file name typed for a transcript.
 MAX_NAME = 200
+#: How often the screen looks for the solver's answer while it waits (seconds).
+SOLVER_POLL = 0.1
 
 
 class Mode(enum.Enum):
@@ -58,7 +78,10 @@ class Mode(enum.Enum):
     DEAL_NUMBER = "deal number"  # typing a deal number
     SAVE_NAME = "save name"  # typing a transcript's file name
     OPTIONS = "options"  # the options screen
-    CONFIRM_QUIT = "confirm quit"  # Y quits
+    CONFIRM = "confirm"  # Y goes ahead, any other key does not
+    HELP = "help"  # the help screen: any key goes back
+    STATISTICS = "statistics"  # the statistics screen: any key goes back
+    SOLVING = "solving"  # waiting for the solver: any key stops
     QUIT = "quit"  # done: the front end ends
 
 
@@ -80,6 +103,13 @@ class Pace(enum.Enum):
         return members[(members.index(self) + 1) % len(members)]
 
 
+class Hints(enum.Enum):
+    """Where ``H`` takes its hint from."""
+
+    POLICY = "the autoplay policy"  # the same game as machfsol autoplay
+    SOLVER = "the solver"  # a winning line, when there is one
+
+
 @dataclass(frozen=True)
 class Options:
     """What the options screen changes."""
@@ -88,6 +118,20 @@ class Options:
     style: Style
     variant: int
     pace: Pace
+    hints: Hints
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """A question that ``Y`` answers yes (and, for quitting, ``Q`` or Ctrl-C again).
+    Any other key is no, unless ``no_keys`` says which keys are: the others then quit
+    (``Q``, Ctrl-C) or are refused, and the question stays."""
+
+    question: str
+    yes: Callable[[], None]
+    no: Callable[[], None] | None = None
+    yes_keys: frozenset[str] = frozenset({"Y"})
+    no_keys: frozenset[str] | None = None
 
 
 def _next_deck_size(size: int) -> int:
@@ -116,21 +160,48 @@ def cursor_grid(tableau_size: int) -> Grid:
     return grid
 
 
+#: The cursor's keys.
+ARROWS = ("UP", "DOWN", "LEFT", "RIGHT")
+#: Keys that work the same whether or not a card is picked (a picked card is let go).
+COMMAND_KEYS = frozenset(" HURPNGOSIWQ?") | {"F1", "INTERRUPT"}
+
+
 class FullScreenGame:
     """The full-screen game's state, changed one key at a time."""
 
-    def __init__(self, sitting: Sitting, pace: Pace = Pace.NORMAL) -> None:
+    def __init__(
+        self,
+        sitting: Sitting,
+        pace: Pace = Pace.NORMAL,
+        solver: Solver | None = None,
+        solver_seconds: float = DEFAULT_SECONDS,
+        offer: bool = True,
+        welcome: str | None = None,
+    ) -> None:
         self.sitting = sitting
         self.pace = pace
+        self.hints = Hints.POLICY
+        self.solver = solver
+        self.solver_seconds = solver_seconds
         self.mode = Mode.PLAY
         self.picked: Place | None = None
         self.cursor: Place | None = None  # None until an arrow key is pressed
         self.hinted: Move | None = None
-        self.message = self._dealt_message()
+        self.message = welcome or self._dealt_message()
         self.entry = ""  # what is typed for a deal number or a file name
         self.entry_note = ""  # why the last entry was refused
         self.options: Options | None = None
+        self.confirmation: Confirmation | None = None
+        self.question: Question | None = None
+        self._question_for_hint = False
+        self._after_help = Mode.PLAY  # the mode the help screen goes back to
+        self._only_place: Place | None = None  # where the last one-key move put its card
         self.bell = False  # the front end beeps once and clears it
+        notes = [n for n in (sitting.statistics.problem, sitting.kept.problem) if n]
+        if notes:
+            self.message = f"{self.message} {_sentence(notes[0])}"
+        if offer and sitting.offered is not None:
+            self._offer(sitting.offered)
 
     # ------------------------------------------------------------------ queries
 
@@ -142,12 +213,21 @@ class FullScreenGame:
     def finished(self) -> bool:
         return self.mode is Mode.QUIT
 
+    @property
+    def waiting(self) -> float | None:
+        """How long the front end may wait for a key before calling :meth:`tick`
+        (None: as long as it likes)."""
+        if self.mode is Mode.AUTOPLAY:
+            return self.pace.seconds
+        if self.mode is Mode.SOLVING:
+            return SOLVER_POLL
+        return None
+
     def targets(self) -> tuple[Place, ...]:
         """Where the picked card may go now (for the screen to show)."""
         if self.picked is None:
             return ()
-        position = self.sitting.position
-        return tuple(m.destination for m in position.legal_moves() if m.source == self.picked)
+        return self.sitting.destinations(self.picked)
 
     def source_key(self, place: Place) -> str:
         """The key that picks from ``place``."""
@@ -158,13 +238,17 @@ class FullScreenGame:
         return KING_KEYS[place - Place.KS]
 
     def keys_for(self, move: Move) -> str:
-        """The keys that make ``move``: ``SPACE``, or a source and a destination key."""
+        """The keys that make ``move``: ``SPACE``, the source's key alone when the card
+        has one place, else the source's key and the destination's."""
         if move.is_draw:
             return "SPACE"
+        source = self.source_key(move.source)
+        if len(self.sitting.destinations(move.source)) == 1:
+            return source
         destination = (
             "A" if move.destination.is_ace_pile else KING_KEYS[move.destination - Place.KS]
         )
-        return f"{self.source_key(move.source)} then {destination}"
+        return f"{source} then {destination}"
 
     # ------------------------------------------------------------------- keys
 
@@ -172,7 +256,8 @@ class FullScreenGame:
         """Do what ``key`` does now."""
         self.hinted = None
         self.entry_note = ""
-        if key == "EOF":  # Ctrl-D: the end of input quits, as in the line game
+        if key == "EOF":  # Ctrl-D: the end of input quits at once, as in the line game
+            self._stop_question()
             self.mode = Mode.QUIT
             return
         if self.mode is Mode.SAVE_NAME:
@@ -180,6 +265,12 @@ class FullScreenGame:
             return
         if len(key) == 1:
             key = key.upper()  # the Atari's keys are capitals; either case works
+        only_place, self._only_place = self._only_place, None
+        if only_place is not None and self.mode is Mode.PLAY:
+            if key == self._key_of(only_place) or (key == "ENTER" and self.cursor is only_place):
+                return  # the second key of a two-key move whose card went to its only place
+            if key in ARROWS:
+                self._only_place = only_place  # on the way to it with the cursor
         handler = {
             Mode.PLAY: self._play_key,
             Mode.PICKED: self._picked_key,
@@ -187,13 +278,34 @@ class FullScreenGame:
             Mode.DEAL_NUMBER: self._deal_number_key,
             Mode.SAVE_NAME: self._save_name_key,
             Mode.OPTIONS: self._options_key,
-            Mode.CONFIRM_QUIT: self._confirm_key,
+            Mode.CONFIRM: self._confirm_key,
+            Mode.HELP: self._help_key,
+            Mode.STATISTICS: self._statistics_key,
+            Mode.SOLVING: self._solving_key,
             Mode.QUIT: self._ignore,
         }[self.mode]
         handler(key)
 
+    def click(self, place: Place | None) -> None:
+        """A mouse click on ``place`` (None: not on a pile): what RETURN does there."""
+        if self.mode in (Mode.HELP, Mode.STATISTICS):
+            self.mode = Mode.PLAY  # a click anywhere goes back, as a key does
+            return
+        if place is None or self.mode not in (Mode.PLAY, Mode.PICKED):
+            return
+        self.cursor = place
+        only_place, self._only_place = self._only_place, None
+        if only_place is place and self.mode is Mode.PLAY:
+            return  # the click on the destination of a card that went there by itself
+        self.hinted = None
+        self._enter()
+
     def tick(self) -> None:
-        """Play all: make the policy's next move, or stop when the game is over."""
+        """Time passed: play all makes the policy's next move (or stops when the game is
+        over); the solver's answer is looked for."""
+        if self.mode is Mode.SOLVING:
+            self._poll_question()
+            return
         if self.mode is not Mode.AUTOPLAY:
             return
         move = self.sitting.hint()
@@ -211,7 +323,7 @@ class FullScreenGame:
         """After quitting, keys do nothing."""
 
     def _play_key(self, key: str) -> None:
-        if key in ("UP", "DOWN", "LEFT", "RIGHT"):
+        if key in ARROWS:
             self._move_cursor(key)
         elif key == "ENTER":
             self._enter()
@@ -221,27 +333,37 @@ class FullScreenGame:
             self._hint()
         elif key == "U":
             self._undo()
+        elif key == "R":
+            self._redo()
         elif key == "P":
             self._play_all()
         elif key == "N":
-            self.mode = Mode.DEAL_NUMBER
-            self.entry = ""
+            self._confirm_leaving("for a new deal", self._ask_deal_number)
+        elif key == "G":
+            self._confirm_leaving("to play it again from the deal", self._restart)
         elif key == "O":
             self._open_options()
         elif key == "S":
             self.mode = Mode.SAVE_NAME
             path = self.sitting.transcript_path()
             self.entry = str(path) if path is not None else self.sitting.default_name()
-        elif key == "X":
+        elif key == "I":
+            self.mode = Mode.STATISTICS
+        elif key == "W":
+            self._ask_solver(for_hint=False)
+        elif key in ("?", "F1"):
+            self._after_help = Mode.PLAY
+            self.mode = Mode.HELP
+        elif key in ("Q", "INTERRUPT"):
             self._quit()
         elif key == "ESC":
             self.message = ""
-        elif self._source_of(key) is not None:
-            source = self._source_of(key)
-            assert source is not None
+        elif (source := self._source_of(key)) is not None:
             self._pick(source)
+        elif key == "A":
+            self._refuse("Pick a card first: 1-8, 0 or Z X C V, then A puts it on its Ace pile.")
         else:
-            self._refuse("Press a key of the help below.")
+            self._refuse("Press a key of the help below (? shows them all).")
 
     def _picked_key(self, key: str) -> None:
         source = self.picked
@@ -254,15 +376,13 @@ class FullScreenGame:
             self._place(source, lambda place: place.is_ace_pile)
         elif len(key) == 1 and key in KING_KEYS:
             self._place(source, Place(Place.KS + KING_KEYS.index(key)).__eq__)
-        elif key in ("UP", "DOWN", "LEFT", "RIGHT"):
+        elif key in ARROWS:
             self._move_cursor(key)
         elif key == "ENTER":
             self._enter()
-        elif self._source_of(key) is not None:
-            new_source = self._source_of(key)
-            assert new_source is not None
+        elif (new_source := self._source_of(key)) is not None:
             self._pick(new_source)
-        elif key in (" ", "H", "U", "P", "N", "O", "S", "X"):
+        elif key in COMMAND_KEYS:
             self.picked = None
             self.mode = Mode.PLAY
             self._play_key(key)
@@ -272,11 +392,27 @@ class FullScreenGame:
     def _autoplay_key(self, key: str) -> None:
         self.mode = Mode.PLAY
         self.message = "Play all stopped: P plays on, U takes moves back."
+        if key == "INTERRUPT":
+            self._quit()
+
+    def _help_key(self, key: str) -> None:
+        self.mode = self._after_help
+        if key == "INTERRUPT":
+            self._quit()
+
+    def _statistics_key(self, key: str) -> None:
+        self.mode = Mode.PLAY
+        if key == "INTERRUPT":
+            self._quit()
 
     # ------------------------------------------------------------------- moves
 
+    def _key_of(self, place: Place) -> str:
+        """The key that puts a picked card on ``place`` (an Ace or King pile)."""
+        return "A" if place.is_ace_pile else KING_KEYS[place - Place.KS]
+
     def _source_of(self, key: str) -> Place | None:
-        """The place whose card ``key`` picks: 1-8 tableau, 0 discard, Q W E R King piles."""
+        """The place whose card ``key`` picks: 1-8 tableau, 0 discard, Z X C V King piles."""
         if len(key) != 1:
             return None
         if key == "0":
@@ -288,6 +424,8 @@ class FullScreenGame:
         return None
 
     def _pick(self, source: Place) -> None:
+        """Pick the card of ``source``: with one legal place it goes there at once; with
+        none or several it is picked, and the next key says where (or why not)."""
         if self._won_already():
             return
         sitting = self.sitting
@@ -297,9 +435,21 @@ class FullScreenGame:
             assert isinstance(outcome, Refused)
             self._refuse(_sentence(outcome.reason))
             return
+        places = sitting.destinations(source)
+        if len(places) == 1:
+            self.picked = None
+            self.mode = Mode.PLAY
+            self._after(sitting.attempt(source))
+            self._only_place = places[0]
+            return
         self.picked = source
         self.mode = Mode.PICKED
         self.message = self._picked_message()
+        if not places:  # picked all the same: the next key may ask about one pile
+            outcome = sitting.attempt(source)
+            assert isinstance(outcome, Refused)
+            name = self.face.name(card)
+            self.message = f"Picked the {name} (ESC: put it back). {_sentence(outcome.reason)}"
 
     def _picked_message(self) -> str:
         assert self.picked is not None
@@ -309,7 +459,7 @@ class FullScreenGame:
         if self.picked.is_king_pile:
             return f"Picked the {name}: A puts it on its Ace pile (ESC: put it back)."
         return (
-            f"Picked the {name}: A puts it on its Ace pile, Q W E R on a King pile "
+            f"Picked the {name}: A puts it on its Ace pile, Z X C V on a King pile "
             "(ESC: put it back)."
         )
 
@@ -340,7 +490,7 @@ class FullScreenGame:
 
     def _won_already(self) -> bool:
         if self.sitting.position.is_won():
-            self._refuse("The game is won: N new deal, U undo, X quit.")
+            self._refuse("The game is won: N new deal, U undo, Q quit.")
             return True
         return False
 
@@ -355,23 +505,49 @@ class FullScreenGame:
 
     def _hint(self) -> None:
         position = self.sitting.position
-        move = self.sitting.hint()
-        if move is None:
+        if position.is_over():
             self.message = "The game is won." if position.is_won() else "No move left."
             return
-        self.hinted = move
-        if move.is_draw:
-            self.message = "Hint: draw a card (SPACE)."
+        if self.hints is Hints.SOLVER:
+            move = self.sitting.solver_move()
+            if move is None:
+                self._ask_solver(for_hint=True)
+                return
+            self._show_hint(move, "the solver's winning line")
             return
-        card = position.card_to_move(move)
-        self.message = f"Hint: {describe_move(move, card, self.face)} ({self.keys_for(move)})."
+        move = self.sitting.hint()
+        assert move is not None
+        self._show_hint(move, "")
+
+    def _show_hint(self, move: Move, whose: str) -> None:
+        self.hinted = move
+        source = f" ({whose})" if whose else ""
+        if move.is_draw:
+            self.message = f"Hint{source}: draw a card (SPACE)."
+            return
+        card = self.sitting.position.card_to_move(move)
+        self.message = (
+            f"Hint{source}: {describe_move(move, card, self.face)} ({self.keys_for(move)})."
+        )
 
     def _undo(self) -> None:
         if self.sitting.undo(1) == 0:
             self.message = "Nothing to undo: this is the deal as dealt."
             return
         self._save()
-        self.message = "Took back 1 move (U again for more)."
+        self.message = "Took back 1 move (U again for more, R plays it again)."
+
+    def _redo(self) -> None:
+        if self._won_already():
+            return
+        done = self.sitting.redo(1)
+        if not done:
+            self.message = "Nothing to redo: R plays again the moves U took back."
+            return
+        self._after(done[0])
+        left = self.sitting.redo_count
+        if left and not self.sitting.position.is_over():
+            self.message = f"{self.message} (R: {left} more)"
 
     def _play_all(self) -> None:
         if self.sitting.position.is_over():
@@ -445,7 +621,7 @@ class FullScreenGame:
         the caller handles."""
         if key == "ENTER":
             return True
-        if key == "ESC":
+        if key in ("ESC", "INTERRUPT"):
             self.mode = Mode.PLAY
             self.message = ""
         elif key == "BACKSPACE":
@@ -455,6 +631,10 @@ class FullScreenGame:
         else:
             self.bell = True
         return False
+
+    def _ask_deal_number(self) -> None:
+        self.mode = Mode.DEAL_NUMBER
+        self.entry = ""
 
     def _deal_number_key(self, key: str) -> None:
         if not self._typed(key, lambda char: char.isascii() and char.isdigit(), MAX_DEAL_DIGITS):
@@ -473,6 +653,14 @@ class FullScreenGame:
 
     def _new_deal(self, seed: int | None, deck_size: int | None) -> None:
         self.sitting.deal_seed(seed, deck_size)
+        self._dealt()
+
+    def _restart(self) -> None:
+        self.sitting.restart()
+        self._dealt()
+        self.message = f"The same deal again. {self.message}"
+
+    def _dealt(self) -> None:
         self.mode = Mode.PLAY
         self.picked = None
         self.entry = ""
@@ -512,6 +700,7 @@ class FullScreenGame:
             self.face.style,
             self.sitting.variant.number,
             self.pace,
+            self.hints,
         )
 
     def _options_key(self, key: str) -> None:
@@ -526,7 +715,10 @@ class FullScreenGame:
             self.options = replace(options, variant=3 - options.variant)
         elif key == "P":
             self.options = replace(options, pace=options.pace.next())
-        elif key in ("ESC", "O"):
+        elif key == "H":
+            hints = Hints.SOLVER if options.hints is Hints.POLICY else Hints.POLICY
+            self.options = replace(options, hints=hints)
+        elif key in ("ESC", "O", "INTERRUPT"):
             self.mode = Mode.PLAY
             self.options = None
             self.message = "Options unchanged."
@@ -536,44 +728,206 @@ class FullScreenGame:
             self.bell = True
 
     def _apply(self, options: Options) -> None:
-        """Style and pace change the game in play; deck size and variant deal anew."""
+        """Style, pace and hints change the game in play; deck size and variant deal
+        anew (asking first when a game is under way)."""
         sitting = self.sitting
         self.options = None
         self.mode = Mode.PLAY
         self.pace = options.pace
+        self.hints = options.hints
         sitting.face = replace(sitting.face, style=options.style)
         same_deck = options.deck_size == sitting.position.deck.size
         if same_deck and options.variant == sitting.variant.number:
             self.message = "Options changed; the game goes on."
             return
-        sitting.variant = variant(options.variant)
-        if sitting.seed is None and same_deck:  # the player's own order, the other game
-            sitting.new_deal(sitting.position.order, None)
-            self.mode = Mode.PLAY
-            self.message = self._dealt_message()
-            self._save()
+
+        def deal_again() -> None:
+            sitting.leave()
+            sitting.variant = variant(options.variant)
+            if sitting.seed is None and same_deck:  # the player's own order, other game
+                sitting.new_deal(sitting.position.order, None)
+                self._dealt()
+                return
+            self._new_deal(sitting.seed, options.deck_size)
+
+        self._confirm_leaving("to deal again with the new options", deal_again)
+
+    # ----------------------------------------------------------- confirmations
+
+    def _confirm_leaving(self, why: str, then: Callable[[], None]) -> None:
+        """Do ``then``, which abandons the game; ask first when a game is under way."""
+        if not self.sitting.in_progress:
+            then()
             return
-        self._new_deal(sitting.seed, options.deck_size)
+        moves = self.sitting.moves
+        self._confirm(
+            Confirmation(
+                f"Leave this game ({moves} move{'' if moves == 1 else 's'}, counted as lost) "
+                f"{why}? Y: yes, any other key: play on.",
+                then,
+            )
+        )
+
+    def _confirm(self, confirmation: Confirmation) -> None:
+        self.picked = None
+        self.confirmation = confirmation
+        self.mode = Mode.CONFIRM
+        self.message = confirmation.question
+
+    def _confirm_key(self, key: str) -> None:
+        confirmation = self.confirmation
+        assert confirmation is not None
+        answers = confirmation.yes_keys | (confirmation.no_keys or frozenset())
+        if confirmation.no_keys is not None and key not in answers:
+            if key in ("Q", "INTERRUPT"):
+                self.confirmation = None
+                self.quit()  # nothing decided: the question comes again next time
+            else:
+                self.bell = True
+            return
+        self.confirmation = None
+        self.mode = Mode.PLAY
+        if key in confirmation.yes_keys:
+            self.message = ""
+            confirmation.yes()
+        elif confirmation.no is not None:
+            self.message = ""
+            confirmation.no()
+        else:
+            self.message = "Nothing changed: play on."
+
+    def _offer(self, saved: SavedGame) -> None:
+        """At the start: go on with the game kept when the player last quit?"""
+        sitting = self.sitting
+        dealt = self.message
+
+        def take() -> None:
+            sitting.take_offered()
+            self.message = f"Welcome back: {saved.describe()}."
+
+        def decline() -> None:
+            sitting.decline(saved)
+            self.message = dealt
+
+        self._confirm(
+            Confirmation(
+                f"Continue {saved.describe()}? Y continues it; N plays the new deal (the "
+                "kept game then counts as lost); Q quits.",
+                take,
+                decline,
+                no_keys=frozenset({"N"}),
+            )
+        )
+
+    # -------------------------------------------------------------- the solver
+
+    def _ask_solver(self, for_hint: bool) -> None:
+        position = self.sitting.position
+        if position.is_won():
+            self.message = "The game is won."
+            return
+        if position.is_over():
+            self.message = "No move left: the game is lost (U takes moves back)."
+            return
+        if self.solver is None:
+            self._refuse("The solver is not available in this game.")
+            return
+        self.picked = None
+        self.question = Question(self.solver, position, self.solver_seconds)
+        self._question_for_hint = for_hint
+        self.mode = Mode.SOLVING
+        what = "for a hint" if for_hint else "whether this deal can still be won"
+        self.message = (
+            f"Asking the solver {what} (at most {self.solver_seconds:g} s; any key stops)..."
+        )
+
+    def _solving_key(self, key: str) -> None:
+        self._stop_question()
+        self.mode = Mode.PLAY
+        self.message = "Stopped asking the solver."
+        if key == "INTERRUPT":
+            self._quit()
+
+    def _stop_question(self) -> None:
+        if self.question is not None:
+            self.question.cancel()
+            self.question = None
+
+    def _poll_question(self) -> None:
+        question = self.question
+        assert question is not None
+        answer = question.poll()
+        if answer is None:
+            return
+        self.question = None
+        self.mode = Mode.PLAY
+        if question.moves != self.sitting.position.move_stack:  # pragma: no cover - keys stop it
+            self.message = "The table changed meanwhile: ask again."
+            return
+        if self._question_for_hint:
+            self._solver_hint(answer)
+        else:
+            self.message = self._winnable_message(answer, question.seconds)
+
+    def _winnable_message(self, answer: Answer, seconds: float) -> str:
+        if answer.verdict is Verdict.WINNABLE:
+            self.sitting.follow_solver(answer.line)
+            move = self.sitting.solver_move()
+            assert move is not None
+            position = self.sitting.position
+            if move.is_draw:
+                step = "draw a card (SPACE)"
+            else:
+                card = position.card_to_move(move)
+                step = f"{describe_move(move, card, self.face)} ({self.keys_for(move)})"
+            self.hinted = move
+            follow = (
+                "H follows the solver's line."
+                if self.hints is Hints.SOLVER
+                else "O then H: hints from the solver."
+            )
+            return f"Winnable: a winning move is {step}. {follow}"
+        if answer.verdict is Verdict.LOST:
+            return "Lost whatever you do: no line from here wins (U takes moves back)."
+        if answer.verdict is Verdict.UNDECIDED:
+            return f"Not decided in {seconds:g} s."
+        return f"The solver failed: {answer.detail}."
+
+    def _solver_hint(self, answer: Answer) -> None:
+        if answer.verdict is Verdict.WINNABLE:
+            self.sitting.follow_solver(answer.line)
+            move = self.sitting.solver_move()
+            assert move is not None
+            self._show_hint(move, "the solver's winning line")
+            return
+        why = {
+            Verdict.LOST: "lost whatever you do",
+            Verdict.UNDECIDED: f"the solver did not decide in {self.solver_seconds:g} s",
+            Verdict.FAILED: "the solver failed",
+        }[answer.verdict]
+        move = self.sitting.hint()
+        assert move is not None
+        self._show_hint(move, f"{why}; the policy's")
 
     # -------------------------------------------------------------------- quit
 
     def _quit(self) -> None:
-        position = self.sitting.position
-        if position.move_stack and not position.is_over():
-            self.mode = Mode.CONFIRM_QUIT
-            self.message = "Quit this game? Y quits, any other key plays on."
+        self._stop_question()
+        if self.sitting.in_progress:
+            self._confirm(
+                Confirmation(
+                    "Quit? This game is kept: the next start offers it. Y quits, any other "
+                    "key plays on.",
+                    self.quit,
+                    yes_keys=frozenset({"Y", "Q", "INTERRUPT"}),
+                )
+            )
         else:
             self.mode = Mode.QUIT
-
-    def _confirm_key(self, key: str) -> None:
-        if key in ("Y", "X"):
-            self.mode = Mode.QUIT
-        else:
-            self.mode = Mode.PLAY
-            self.message = ""
 
     def quit(self) -> None:
-        """Quit at once (Ctrl-C, a closed terminal, X while the window is too small)."""
+        """Quit at once (a closed terminal, Q while the window is too small)."""
+        self._stop_question()
         self.mode = Mode.QUIT
 
 

@@ -1,16 +1,19 @@
 """Where the full-screen game puts everything: the screen as positioned pieces of text.
 
 The table is laid out like MACHFSOL's on the Atari (docs/GAME.md, the screenshots in
-docs/) and like the physical table of the rules: title and status at the top, the Ace
-piles on the left (one row per suit, spades hearts clubs diamonds from the top, each
-row led by its suit's sign), the tableau in two columns in the middle with each
-space's key, the King piles on the right with their keys Q W E R, then the suits'
-legend, the stock and the discard pile (key 0), two message lines, and the keys' help.
+docs/) and like the physical table of the rules: title and status at the top (the
+moves made and the time played on the right), the Ace piles on the left (one row per
+suit, spades hearts clubs diamonds from the top, each row led by its suit's sign), the
+tableau in two columns in the middle with each space's key, the King piles on the
+right with their keys Z X C V, then the suits' legend, the stock and the discard pile
+(key 0), two message lines, and the keys' help (at the end of a game: the statistics).
+The help, the statistics and the options each have a screen of their own.
 
 Layout is pure (game state in, :class:`Span` list out) so that tests check it without a
 terminal; machfsol.terminal.curses_ui paints the spans, centred in the window. A span
 carries a :class:`Look` (red card, key label, picked card, cursor, possible
-destination), which the front end turns into colour and video attributes.
+destination), which the front end turns into colour and video attributes, and the pile
+it shows, if any, which a mouse click picks (:func:`place_at`).
 """
 
 from __future__ import annotations
@@ -19,9 +22,10 @@ import enum
 import textwrap
 from dataclasses import dataclass
 
-from machfsol.engine.cards import Card, Suit
-from machfsol.engine.rules import Move, Place, Position
+from machfsol.engine.cards import DECK_SIZES, Card, Suit
+from machfsol.engine.rules import VARIANTS, Move, Place, Position
 from machfsol.terminal.full_screen import KING_KEYS, FullScreenGame, Mode
+from machfsol.terminal.statistics import clock_text
 from machfsol.terminal.table_view import EMPTY, CardFace, Style, count_of
 
 #: Rows the screen needs: title to the last help line (the Atari's 24 less one).
@@ -30,7 +34,7 @@ HEIGHT = 23
 MIN_WIDTH = 64
 #: Rows of the piece of the screen that shows messages.
 MESSAGE_ROW = 17
-MESSAGE_LINES = 2
+MESSAGE_LINES = 3
 
 
 class Look(enum.Flag):
@@ -53,6 +57,7 @@ class Span:
     column: int
     text: str
     look: Look = Look.PLAIN
+    place: Place | None = None  # the pile this text shows (a click there picks it)
 
 
 @dataclass(frozen=True)
@@ -138,14 +143,20 @@ def layout(game: FullScreenGame) -> list[Span]:
     """Everything on the screen, for the game as it stands."""
     if game.mode is Mode.OPTIONS:
         return _options_screen(game)
+    if game.mode is Mode.HELP:
+        return _help_screen(game)
+    if game.mode is Mode.STATISTICS:
+        return _statistics_screen(game)
     sitting = game.sitting
     position = sitting.position
     face = game.face
     cols = columns_for(face, position)
     width = width_for(face, position)
+    clock = _clock(game)
     spans = [
         Span(0, 0, f"{sitting.variant.title}: King piles go down {_build_words(game)}", Look.TITLE),
         Span(1, 0, _status(game)),
+        Span(2, width - len(clock), clock),
     ]
     if face.style is Style.SPANISH:
         spans.append(Span(2, 0, "1 ace, S sota, C caballo, R rey"))
@@ -174,6 +185,12 @@ def _status(game: FullScreenGame) -> str:
     return f"{deal}   {sitting.position.deck.size} cards   Won {score.won} of {score.played}"
 
 
+def _clock(game: FullScreenGame) -> str:
+    """``Moves 23   Time 1:05``: the moves made in this deal and the time played."""
+    sitting = game.sitting
+    return f"Moves {sitting.moves}   Time {clock_text(sitting.seconds())}"
+
+
 def _place_look(game: FullScreenGame, place: Place) -> Look:
     look = Look.PLAIN
     if game.picked is place:
@@ -194,7 +211,7 @@ def _pile(
     """A pile's top card (or ``--``), showing whether it is picked, under the cursor or
     a possible destination."""
     span = _card_span(row, column, game.face, card, width)
-    return Span(row, column, span.text, span.look | _place_look(game, place))
+    return Span(row, column, span.text, span.look | _place_look(game, place), place)
 
 
 def _piles(game: FullScreenGame, cols: Columns) -> list[Span]:
@@ -216,12 +233,12 @@ def _piles(game: FullScreenGame, cols: Columns) -> list[Span]:
             if suit >= half:
                 break
             space = Place(Place.T1 + index)
-            spans.append(Span(row, column, str(index + 1), Look.KEY))
+            spans.append(Span(row, column, str(index + 1), Look.KEY, space))
             spans.append(_pile(game, row, column + 2, space, tableau[index], cols.label))
         king_top = kings[suit][-1] if kings[suit] else None
         king = Place(Place.KS + suit)
         spans.append(_pile(game, row, cols.king, king, king_top, cols.label))
-        spans.append(Span(row, cols.king + cols.label + 1, KING_KEYS[suit], Look.KEY))
+        spans.append(Span(row, cols.king + cols.label + 1, KING_KEYS[suit], Look.KEY, king))
     if not tableau:
         spans.append(Span(5, cols.left, "(no tableau with 20 cards)"))
     return spans
@@ -241,12 +258,12 @@ def _stock_and_discard(game: FullScreenGame, cols: Columns) -> list[Span]:
     position = game.sitting.position
     discard = position.discard()
     top = discard[-1] if discard else None
-    stock = Span(15, 0, f"STOCK {position.stock_count()}", _place_look(game, Place.S))
+    stock = Span(15, 0, f"STOCK {position.stock_count()}", _place_look(game, Place.S), Place.S)
     column = cols.left
-    label = Span(15, column, "0", Look.KEY)
+    label = Span(15, column, "0", Look.KEY, Place.W)
     word = Span(15, column + 2, "DISCARD")
     card = _pile(game, 15, column + 10, Place.W, top, 0)
-    size = Span(15, column + 11 + len(card.text), f"({len(discard)})")
+    size = Span(15, column + 11 + len(card.text), f"({len(discard)})", place=Place.W)
     return [stock, label, word, card, size]
 
 
@@ -256,6 +273,8 @@ def _messages(game: FullScreenGame, width: int) -> list[Span]:
             "Deal number 1-2147483646 (RETURN alone: random; ESC: back):",
             f"> {game.entry}_   {game.entry_note}".rstrip(),
         ]
+    elif game.mode is Mode.CONFIRM:  # the question stays whole: it may not be cut
+        lines = textwrap.wrap(game.message, width)[:MESSAGE_LINES]
     elif game.mode is Mode.SAVE_NAME:  # a long name shows its end, where one types
         lines = ["Save the transcript as (RETURN saves; ESC: back):", f"> {game.entry}_"]
         if len(lines[1]) > width:
@@ -271,16 +290,80 @@ def _messages(game: FullScreenGame, width: int) -> list[Span]:
 def _help(game: FullScreenGame) -> list[Span]:
     position = game.sitting.position
     if position.is_over():
-        lines = ["N new deal   U undo   O options   S save   X quit"]
-    else:
-        size = position.deck.tableau_size
-        spaces = f"1-{size} " if size else ""
-        lines = [
-            f"PICK {spaces}0 QWER, THEN A OR QWER   (arrows + RETURN too)",
-            "SPACE draw   H hint   P play all   U undo",
-            "N new deal   O options   S save   X quit",
+        record = game.sitting.record()
+        deck = position.deck.size
+        words = f"Statistics, {game.sitting.variant.title}, {deck} cards: {record.text()}."
+        lines = ["N new deal  G again  U undo  I stats  O options  S save  Q quit"]
+        return [Span(20, 0, lines[0], Look.KEY)] + [
+            Span(21 + i, 0, line) for i, line in enumerate(textwrap.wrap(words, MIN_WIDTH)[:2])
         ]
+    size = position.deck.tableau_size
+    spaces = f"1-{size} " if size else ""
+    lines = [
+        f"PICK {spaces}0 ZXCV, THEN A OR ZXCV   (arrows + RETURN, mouse)",
+        "SPACE draw  H hint  U undo  R redo  P play all  W winnable?",
+        "N new  G same deal  O options  S save  I stats  ? help  Q quit",
+    ]
     return [Span(20 + i, 0, line, Look.KEY) for i, line in enumerate(lines)]
+
+
+#: How the help and statistics screens say how to leave them.
+BACK = "any key: back"
+
+#: The help screen: the rules in short, then the keys (at most 64 columns, 23 rows).
+HELP_LINES = (
+    "THE GAME: put every card on the foundations. Ace piles (left) go",
+    "up in suit from the Ace; King piles (right) go down from their",
+    "King, one rank lower: in suit in MAChFsol 1, in alternating",
+    "colour in MAChFsol 2. Cards move only onto Ace and King piles; a",
+    "King-pile top may go to its Ace pile. Aces and Kings go up by",
+    "themselves; an empty space takes the discard top (else the",
+    "stock's) at once. When no move is left, the game is over.",
+    "",
+    "1-8 0 Z X C V  the card of a space, the discard top, a King-pile",
+    "               top: it goes to its only place; if it has two:",
+    "A  Z X C V     its Ace pile / that King pile   ESC: let it go",
+    "SPACE draw     H hint       P play all    U undo     R redo",
+    "N new deal     G the same deal again      O options  S save",
+    "I statistics   W can this deal still be won? (the solver)",
+    "? F1 this help   Q quit (a game under way is kept for next time)",
+    "Arrows + RETURN, or the mouse: click a card, then its place.",
+)
+
+
+def _help_screen(game: FullScreenGame) -> list[Span]:
+    title = f"{game.sitting.variant.title}: HELP"
+    spans = [Span(0, 0, title, Look.TITLE), Span(0, MIN_WIDTH - len(BACK), BACK)]
+    spans += [Span(2 + i, 0, line) for i, line in enumerate(HELP_LINES)]
+    return spans
+
+
+def _statistics_screen(game: FullScreenGame) -> list[Span]:
+    statistics = game.sitting.statistics
+    spans = [
+        Span(0, 0, "STATISTICS", Look.TITLE),
+        Span(0, MIN_WIDTH - len(BACK), BACK),
+    ]
+    records = statistics.records()
+    current = (game.sitting.variant.number, game.sitting.position.deck.size)
+    records[current] = game.sitting.record()  # with the game on the table, once over
+    row = 2
+    for number in sorted(VARIANTS):
+        for size in sorted(DECK_SIZES, reverse=True):
+            record = records.get((number, size))
+            if record is None or row > 17:
+                continue
+            head = f"{VARIANTS[number].title}, {size} cards:"
+            look = Look.KEY if (number, size) == current else Look.PLAIN
+            spans.append(Span(row, 0, head, look))
+            spans.append(Span(row + 1, 2, record.text()))
+            row += 2
+    note = statistics.problem or (
+        f"Kept in {statistics.path}" if statistics.path is not None else "Not kept: no home."
+    )
+    for i, line in enumerate(textwrap.wrap(note, MIN_WIDTH)[:3]):
+        spans.append(Span(20 + i, 0, line))
+    return spans
 
 
 def _options_screen(game: FullScreenGame) -> list[Span]:
@@ -303,11 +386,22 @@ def _options_screen(game: FullScreenGame) -> list[Span]:
         Span(9, 4, f"variant         {variant_words[options.variant]}"),
         Span(11, 0, "P", Look.KEY),
         Span(11, 4, f"play-all pace   {options.pace.value} moves a second"),
-        Span(14, 0, "RETURN", Look.KEY),
-        Span(14, 8, f"play {again} again, with these options"),  # fits any seed
-        Span(16, 0, "ESC", Look.KEY),
-        Span(16, 8, "back to the game, nothing changed"),
+        Span(13, 0, "H", Look.KEY),
+        Span(13, 4, f"hints from      {options.hints.value}"),
+        Span(16, 0, "RETURN", Look.KEY),
+        Span(16, 8, f"play {again} again, with these options"),  # fits any seed
+        Span(18, 0, "ESC", Look.KEY),
+        Span(18, 8, "back to the game, nothing changed"),
     ]
+
+
+def place_at(game: FullScreenGame, row: int, column: int) -> Place | None:
+    """The pile shown at ``row``, ``column`` of the game's screen (a mouse click)."""
+    for span in layout(game):
+        width = max(len(span.text), 2)
+        if span.place is not None and span.row == row and 0 <= column - span.column < width:
+            return span.place
+    return None
 
 
 def size_needed(game: FullScreenGame) -> tuple[int, int]:
