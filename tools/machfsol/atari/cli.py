@@ -110,7 +110,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="put this program (SAVE file or listing) on the test disk instead of the game "
         "disk's (with --variant 1 or 2: the game it plays)",
     )
-    build.set_defaults(handler=cmd_build, variant=None)
+    build.set_defaults(handler=cmd_build)
 
     listing = subparsers.add_parser(
         "listing",
@@ -238,7 +238,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     for flag, value in (
         ("--seeds", args.seeds),
         ("--deck", args.deck),
-        ("--variant", args.variant),
+        ("--variant", None if args.variant == BOTH else args.variant),
         ("--program", args.program),
     ):
         if value is not None:
@@ -269,7 +269,7 @@ def cmd_build_test_disk(args: argparse.Namespace) -> int:
         raise UsageError("--test-disk: say which deals it plays with --seeds, e.g. --seeds 1-20")
     seeds = seeds_option(args.seeds)
     decks = _decks("52" if args.deck is None else args.deck)
-    variants = variants_of(BOTH if args.variant is None else args.variant)
+    variants = variants_of(args.variant)
     if args.program is not None and len(variants) != 1:
         raise UsageError(
             "--program: say which game it plays (--variant 1 or 2): "
