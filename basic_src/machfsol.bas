@@ -376,7 +376,11 @@
 229 IF DS<0 THEN ON M7>0 GOSUB 298:GOTO 201
 230 IF DS-14<>J AND DS-14<>K THEN 245
 231 ON M7>0 GOSUB 298:GOSUB 194:GOTO 201
+# unrun V1: in MACHFSOL.1 a card with two places has its Ace pile among them (a King
+# pile takes only its own suit), so A is never refused there; MACHFSOL.2 runs it
 232 Y9=DS+DS:LN$="NOT ON ":LN$(8)=PL$(Y9+1,Y9+2):LN$(10)=": IT NEEDS ":X=AN(SU(C)):GOTO 244
+# unrun V1: a King pile's top takes one card in MACHFSOL.1 (its suit, one rank down),
+# two in MACHFSOL.2 (the other colour's)
 236 LN$(23)=" OR ":LN$(27)=CD$(Y+Y+1,Y+Y+2):GOTO 249
 239 DS=14+J:RETURN
 240 REM DRAW: LEGAL WHILE THE STOCK HAS CARDS
@@ -436,6 +440,8 @@
 # test mode TM, which then counts the steps the test mode typed, a second each (7255),
 # so that the time shown is the engine's too.
 283 IF TM THEN TJ=TM:RETURN
+# unrun: the real clock, which only a player's game reads (the keyboard tests show its
+# TIME at the end); in test mode the clock is the steps' count (283)
 284 TJ=PEEK(18)*65536+PEEK(19)*256+PEEK(20):RETURN
 # The message and key lines are written straight into screen memory by a routine in a
 # string (TX, tools/machfsol/atari/screen_text.s): USR(TX,text,length,row*40+column,
@@ -638,8 +644,9 @@
 #T 7520 PRINT #1;"RESULT ";PN$(59+4*(FC<N),62+4*(FC<N));" ";FC;" MOVES ";NM
 #T 7530 IF T1>=0 THEN PRINT #1;"JIFFIES DEAL ";T1:PRINT #1;"JIFFIES PLAY ";T3-T1
 #T 7535 PRINT #1;"JIFFIES GAME ";T3
-#T 7540 FOR I=1 TO NS STEP 5:PRINT #1;"SCREEN";:FOR J=I TO I+4:IF J<=NS THEN PRINT #1;" ";ASC(SS$(J+J-1))*256+ASC(SS$(J+J));
+#T 7540 FOR I=1 TO NS STEP 5:PRINT #1;"SCREEN";:FOR J=I TO I+4:IF J<=NS THEN GOSUB 7560
 #T 7550 NEXT J:PRINT #1:NEXT I:CLOSE #1:DQ=0:NS=0:GOTO 7210
+#T 7560 PRINT #1;" ";ASC(SS$(J+J-1))*256+ASC(SS$(J+J));:RETURN
 #T 7600 REM TRANSCRIPT HEADER AND THE DEALING ORDER, TEN CARDS A LINE
 #T 7610 PRINT #1;"MACHFSOL TRANSCRIPT 1":PRINT #1;"PROGRAM MACHFSOL.";V;" ATARI"
 #T 7620 PRINT #1;"VARIANT ";V:PRINT #1;"DECK ";N:PRINT #1;"SEED ";DS$:PRINT #1;"PLAYER AUTO"

@@ -10,7 +10,8 @@ engine's checker first; the figures are the jiffies (1/60 s) the program itself 
 from RTCLOK, the game's own time (from a step's last key to the game's next GET):
 
 - DEAL: N, the digits and RETURN: the shuffle, the lay-out with its forced steps and
-  the table drawn;
+  the table drawn (every deal but a boot's first, played on the table the game starts
+  with);
 - GAME: DEAL plus every move typed, each shown on the screen.
 
 It also prints FRE(0) with the program set up (every array and string dimensioned),
@@ -46,7 +47,8 @@ def main() -> int:
             report = check_bytes(data, f"MACHFSOL.{variant} seed {seed}")
             wins += report.outcome.value == "WON"
             timings.append(dict(parse(data).jiffies))
-        deal = [t["DEAL"] for t in timings]
+        # the boot's first deal is the table the game starts with: no deal step, no DEAL
+        deal = [t["DEAL"] for t in timings if "DEAL" in t]
         game = [t["GAME"] for t in timings]
         print(
             f"MACHFSOL.{variant}: all {deals} transcripts pass machfsol check ({wins} won); "

@@ -1,4 +1,4 @@
-"""How fast the emulator runner drives atari800 (figures quoted in docs/EMULATOR.md).
+"""How fast the emulator runner drives atari800 (figures: docs/notes/emulator-atari800.md).
 
 Run: .venv/bin/python benchmarks/emu_throughput.py
 

@@ -26,7 +26,7 @@ Targets (the parsers users feed files to):
 Each input must end in a result or a one-line error; any other exception is
 counted as a traceback and the first few are saved with ``--save DIR`` (input file
 plus the error). Exit status 1 if any traceback was found. The same ``--seed`` gives
-the same inputs. Figures: docs/ATR.md ("Fuzzing").
+the same inputs. Figures: docs/notes/fuzzing.md.
 """
 
 from __future__ import annotations

@@ -148,31 +148,32 @@ TARGETS: Final[dict[str, tuple[int | None, int | None]]] = {
 
 #: Genuine XL OS rev. 2 + BASIC rev. C over built-in AltirraOS + Altirra BASIC: the
 #: ratio of the medians, averaged over both programs, measured with this benchmark on
-#: 2026-12-02 (docs/notes/latency.md has both tables). An estimate for a run on the
-#: built-in ROMs only. (Keys typed ahead: the genuine machine is 3 times slower over
-#: the whole game, so far more of it is left to catch up on after the last key.)
+#: 2026-12-02 with the issue 26 keys (docs/notes/latency.md has both tables). An
+#: estimate for a run on the built-in ROMs only. (Keys typed ahead: the genuine machine
+#: is 3 times slower over the whole game, so far more of it is left to catch up on
+#: after the last key.)
 GENUINE_RATIO: Final = {
-    MENU: 1.80,
-    MENU_SERIAL: 1.22,
-    NEW_DEAL: 2.28,
-    DRAW: 2.80,
-    CARD_MOVE: 3.02,
-    MOVE: 2.97,
-    LAST_MOVE: 3.02,
-    PICK: 2.75,
-    HINT: 2.90,
-    UNDO: 2.85,
-    UNDO_PLAYED_OUT: 2.58,
-    REDO: 2.85,
-    REDO_LAST: 3.02,
-    HELP: 2.80,
-    CONFIRM: 2.80,
-    RESTART: 2.28,
-    PLAY_ALL: 3.07,
-    TYPED_AHEAD: 7.57,
-    BURST: 1.92,
-    NEW_DEAL_FRESH: 2.28,
-    NEW_DEAL_PLAYED_OUT: 2.28,
+    MENU: 1.76,
+    MENU_SERIAL: 1.19,
+    NEW_DEAL: 2.35,
+    DRAW: 3.20,
+    CARD_MOVE: 3.27,
+    MOVE: 3.10,
+    LAST_MOVE: 2.81,
+    PICK: 2.80,
+    HINT: 2.73,
+    UNDO: 3.15,
+    UNDO_PLAYED_OUT: 2.77,
+    REDO: 2.99,
+    REDO_LAST: 2.86,
+    HELP: 1.67,
+    CONFIRM: 3.00,
+    RESTART: 2.37,
+    PLAY_ALL: 3.06,
+    TYPED_AHEAD: 5.38,
+    BURST: 2.16,
+    NEW_DEAL_FRESH: 2.31,
+    NEW_DEAL_PLAYED_OUT: 2.29,
 }
 
 #: Frames the longest waits may take before the run counts as stuck (genuine ROMs,

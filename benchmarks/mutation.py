@@ -26,13 +26,15 @@ the default plan's first four deals alone (the same boot as the default run's fi
 so the same verdict on them): the verdict is the default verification's.
 
 ``--every N`` takes every N-th mutant (a quicker sample); ``--lines A-B`` only lines A
-to B.
+to B. Each verdict is printed as it comes; stopped (Ctrl-C, SIGTERM), the benchmark
+reports the mutants judged so far.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import tempfile
 import time
@@ -133,13 +135,21 @@ def main() -> int:
     print(f"{len(chosen)} mutants of lines {args.lines} of {source.name}", flush=True)
     started = time.monotonic()
     verdicts: list[Verdict] = []
-    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # stopped: report so far
+    pool = ThreadPoolExecutor(max_workers=args.jobs)
+    try:
         futures = [pool.submit(judge, m, lines, original, known.get(m.name)) for m in chosen]
-        for future in futures:
+        for number, future in enumerate(futures, start=1):
             verdict = future.result()
             verdicts.append(verdict)
             if verdict.outcome == "survived":
                 print(f"SURVIVED {verdict.mutant.name}", flush=True)
+            print(f"[{number}/{len(chosen)}] {verdict.outcome} {verdict.mutant.name}", flush=True)
+    except KeyboardInterrupt:
+        print(f"stopped: {len(verdicts)} of {len(chosen)} mutants judged", flush=True)
+        pool.shutdown(wait=False, cancel_futures=True)
+    else:
+        pool.shutdown()
     counts = Counter(v.outcome for v in verdicts)
     killed, survived = counts["killed"], counts["survived"]
     score = killed / (killed + survived) if killed + survived else 1.0

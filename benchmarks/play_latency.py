@@ -11,7 +11,7 @@ from the first key sent until the screen (read through the pyte terminal emulato
 shows the engine's table after that move. It prints the start time and the median,
 90th percentile and slowest move, in milliseconds of wall time; the figures include
 the emulator's reading of the screen, so the program itself is at least this quick.
-docs/PLAY.md records them.
+docs/notes/play-terminal.md and docs/notes/2026-12-02-play-keys.md record them.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """64K of RAM for the 6502 routines the tests run in the py65 simulator: the boot
-loader (tests/a8/disk), the shuffle and the fill routines (tests/machfsol/atari).
+loader (tests/a8/disk), the shuffle and the fill routines (tests/machfsol/atari); and
+the call of a USR routine as BASIC makes it.
 
 Each of those tests also proves where a routine reaches: every address it reads or
 writes must be one the Atari lets it use. ``RecordingRam`` keeps those addresses;
@@ -7,6 +8,8 @@ writes must be one the Atari lets it use. ``RecordingRam`` keeps those addresses
 """
 
 from __future__ import annotations
+
+from py65.devices.mpu6502 import MPU
 
 
 class Ram(list[int]):
@@ -41,3 +44,32 @@ class RecordingRam(Ram):
         self.writes.add(address)
         if address not in self.rom:
             super().__setitem__(address, value)
+
+
+#: Where a USR routine returns to in the simulator: the call is over when the CPU gets
+#: there (nothing is run at that address).
+RETURN_ADDRESS = 0xFFF0
+
+
+def call_usr(memory: Ram, routine: int, arguments: list[int], steps: int = 200_000) -> None:
+    """Run the routine at ``routine`` as BASIC's ``USR(routine, arguments...)`` calls it:
+    the return address and each argument (high byte on top) on the stack, their count
+    last; the addresses read and written before the call are forgotten. Fails if it
+    does not return, or leaves the stack unbalanced."""
+    mpu = MPU(memory=memory)
+    mpu.sp = 0xF0
+    pushed = [(RETURN_ADDRESS - 1) >> 8, (RETURN_ADDRESS - 1) & 0xFF]  # as JSR leaves it
+    for value in reversed(arguments):  # PLA then takes the first argument's high byte
+        pushed += [value & 0xFF, value >> 8]
+    for value in [*pushed, len(arguments)]:
+        memory[0x0100 + mpu.sp] = value
+        mpu.sp -= 1
+    memory.reads.clear()
+    memory.writes.clear()
+    mpu.pc = routine
+    for _ in range(steps):
+        if mpu.pc == RETURN_ADDRESS:
+            assert mpu.sp == 0xF0, "the routine left the stack unbalanced"
+            return
+        mpu.step()
+    raise AssertionError("the routine did not return")

@@ -96,6 +96,20 @@ def test_reasons_come_from_the_source() -> None:
     assert unrun_reasons(source, 2)[300] == "variant 2 only"
 
 
+def test_a_reason_for_one_program_only() -> None:
+    source = BasicSource(
+        "S.BAS",
+        "# unrun V1: MACHFSOL.1 never\n"
+        "# gets here\n"
+        "100 PRINT\n"
+        "110 PRINT\n"
+        "# unrun V2 200-201: nor MACHFSOL.2 here\n"
+        "200 PRINT\n",
+    )
+    assert unrun_reasons(source, 1) == {100: "MACHFSOL.1 never gets here"}
+    assert unrun_reasons(source, 2) == {200: "nor MACHFSOL.2 here", 201: "nor MACHFSOL.2 here"}
+
+
 def test_the_report_names_each_unrun_line_and_its_reason() -> None:
     coverage = Coverage(1, (10, 20, 30, 40), frozenset({10, 40}), {20: "never"})
     assert coverage.unrun == (20, 30) and coverage.unexplained == (30,)

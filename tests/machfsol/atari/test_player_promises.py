@@ -111,7 +111,8 @@ def test_the_largest_deal_number_is_the_deal_played(
 def test_the_status_line_keeps_no_character_of_an_older_one(
     atari800: str, tmp_path: Path, disk: Path
 ) -> None:
-    keys = ["N", *f"{MAX_SEED}", "\n", " ", "N", "1", "\n"]  # a move: deal counted as played
+    # a move (the deal counted as played), then N: leave the game (Y), deal 1
+    keys = ["N", *f"{MAX_SEED}", "\n", " ", "N", "Y", "1", "\n"]
     lines = screen_after(disk, tmp_path, 1, keys)
     assert lines[1] == "DEAL 1  52 CARDS  WON 0/1".ljust(40)
 
@@ -142,7 +143,7 @@ def test_a_whole_game_typed_ahead_at_12_keys_a_second(
     typed = KeyboardGame(game, typed.seed, typed.moves, undo_every=7, typed_ahead=True)
     check = play_on_keyboard(typed, GameDisk(disk, game), folder=tmp_path, options=machine())
     assert check.ok, "\n".join([*check.differences, *check.screen_text])
-    assert len(typed.keys()) > 100
+    assert len(typed.keys()) > 90  # a long burst: the whole game, one key a move mostly
 
 
 # ------------------------------------------------------------------ loading

@@ -6,17 +6,15 @@ from __future__ import annotations
 import random
 
 import pytest
-from py65.devices.mpu6502 import MPU
 
 from machfsol.atari import screen_sum
 from machfsol.atari.basic_game import generate
 from machfsol.atari.shuffle import FORBIDDEN
-from tests.ram6502 import RecordingRam
+from tests.ram6502 import RecordingRam, call_usr
 
 SAVMSC = 0x58
 FR0 = 0xD4
 STRING = 0x3100
-SENTINEL = 0xFFF0
 
 
 def run_sum(screen: bytes, at: int) -> tuple[int, RecordingRam]:
@@ -25,20 +23,8 @@ def run_sum(screen: bytes, at: int) -> tuple[int, RecordingRam]:
     memory.poke(STRING, list(screen_sum.code()))
     memory.poke(SAVMSC, [at & 0xFF, at >> 8])
     memory.poke(FR0, [STRING & 0xFF, STRING >> 8])
-    mpu = MPU(memory=memory)
-    mpu.sp = 0xF0
-    for value in [(SENTINEL - 1) >> 8, (SENTINEL - 1) & 0xFF, 0]:  # JSR, no argument
-        memory[0x0100 + mpu.sp] = value
-        mpu.sp -= 1
-    memory.reads.clear()
-    memory.writes.clear()
-    mpu.pc = STRING
-    for _ in range(200_000):
-        if mpu.pc == SENTINEL:
-            assert mpu.sp == 0xF0
-            return memory.peek(FR0) | memory.peek(FR0 + 1) << 8, memory
-        mpu.step()
-    raise AssertionError("the routine did not return")
+    call_usr(memory, STRING, [])
+    return memory.peek(FR0) | memory.peek(FR0 + 1) << 8, memory
 
 
 @pytest.mark.parametrize("seed", range(8))

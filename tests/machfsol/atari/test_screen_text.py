@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
-from py65.devices.mpu6502 import MPU
 
 from machfsol.atari import screen_text
 from machfsol.atari.basic_game import generate
 from machfsol.atari.shuffle import FORBIDDEN
-from tests.ram6502 import RecordingRam
+from tests.ram6502 import RecordingRam, call_usr
 
 SAVMSC = 0x58
 OLDCHR = 0x5D
@@ -19,7 +18,6 @@ OLDADR = 0x5E
 SCREEN = 0x9C40
 TEXT = 0x3000
 STRING = 0x3100
-SENTINEL = 0xFFF0
 
 
 def write(text: bytes, offset: int, width: int, cursor: int = 0x1234) -> RecordingRam:
@@ -30,31 +28,8 @@ def write(text: bytes, offset: int, width: int, cursor: int = 0x1234) -> Recordi
     memory.poke(SAVMSC, [SCREEN & 0xFF, SCREEN >> 8])
     memory.poke(OLDADR, [cursor & 0xFF, cursor >> 8])
     memory.poke(OLDCHR, [0x77])
-    mpu = MPU(memory=memory)
-    mpu.sp = 0xF0
-    arguments = [TEXT, len(text), offset, width]
-    return_address = [(SENTINEL - 1) >> 8, (SENTINEL - 1) & 0xFF]  # as JSR leaves it
-    for value in [*return_address, *pushed_bytes(arguments), len(arguments)]:
-        memory[0x0100 + mpu.sp] = value
-        mpu.sp -= 1
-    memory.reads.clear()
-    memory.writes.clear()
-    mpu.pc = STRING
-    for _ in range(100_000):
-        if mpu.pc == SENTINEL:
-            assert mpu.sp == 0xF0
-            return memory
-        mpu.step()
-    raise AssertionError("the routine did not return")
-
-
-def pushed_bytes(arguments: list[int]) -> list[int]:
-    """The bytes USR pushes for its arguments, last argument first (low byte pushed
-    before high, so that PLA takes the first argument's high byte first)."""
-    pushed: list[int] = []
-    for value in reversed(arguments):
-        pushed += [value & 0xFF, value >> 8]
-    return pushed
+    call_usr(memory, STRING, [TEXT, len(text), offset, width])
+    return memory
 
 
 def test_the_conversion_is_antic_s_internal_code() -> None:

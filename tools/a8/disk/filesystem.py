@@ -21,7 +21,7 @@ name, some of them subdirectories, paths written ``DIR>SUB>NAME.EXT``. So
 :class:`DirectoryTree` walks, looks up and lists them once for every format; a
 format gives its root, its entries, how one of them is read and how DOS prints it.
 Adding a format is one module with one class, and its line in
-:data:`a8.disk.detect.FORMATS` (docs/notes/contributing-disk.md walks through it).
+:data:`a8.disk.detect.FORMATS` (CONTRIBUTING.md walks through it).
 """
 
 from __future__ import annotations

@@ -15,8 +15,9 @@ the line is, as a source-only comment before it::
     # unrun: only an error reaches it (an I/O error); the test mode TRAPs errors itself
     9000 REM ANY ERROR ...
 
-or for several lines, ``# unrun 9000-9020: ...``. A line never run without a reason
-fails ``--coverage``: a path nobody verifies.
+or for several lines, ``# unrun 9000-9020: ...``; for one program only, ``# unrun V1:
+...`` (a line both programs have that only MACHFSOL.2 can reach). A line never run
+without a reason fails ``--coverage``: a path nobody verifies.
 """
 
 from __future__ import annotations
@@ -39,7 +40,9 @@ MAP_ADDRESS: Final = 0x0700
 #: The file the test mode writes the map to.
 MAP_NAME: Final = "MFCOVER.TXT"
 #: A comment giving the reason a line, or lines, never run.
-_REASON = re.compile(r"^#\s*unrun(?:\s+(\d+)(?:-(\d+))?)?\s*:\s*(.+?)\s*$", re.IGNORECASE)
+_REASON = re.compile(
+    r"^#\s*unrun(?:\s+V([12]))?(?:\s+(\d+)(?:-(\d+))?)?\s*:\s*(.+?)\s*$", re.IGNORECASE
+)
 _LINE = re.compile(r"^(?:#V([12]) |#T )?(\d+) ")
 
 
@@ -148,16 +151,20 @@ def unrun_reasons(source: BasicSource, variant: int) -> dict[int, str]:
     #: the lines it is for (None: the next line of the variant).
     reason: list[str] = []
     lines: range | None = None
+    skipping = False  # the comment lines of another variant's reason
     for text in source.text.splitlines():
         found = _REASON.match(text)
         if found is not None:
-            first, last, words = found.groups()
-            reason = [words]
-            lines = None if first is None else range(int(first), int(last or first) + 1)
+            only, first, last, words = found.groups()
+            skipping = only is not None and only != str(variant)  # another program's
+            reason = [] if skipping else [words]
+            lines = None if first is None or skipping else range(int(first), int(last or first) + 1)
             continue
-        if reason and text.startswith("# "):
-            reason.append(text[2:].strip())
+        if text.startswith("# ") and (reason or skipping):
+            if reason:
+                reason.append(text[2:].strip())
             continue
+        skipping = False
         if reason and lines is not None:
             reasons.update(dict.fromkeys(lines, " ".join(reason)))
             reason = []

@@ -23,7 +23,8 @@ A deal (:class:`Deal`) is played as:
 and, as its extras (letters of :data:`EXTRAS`) ask:
 
 * ``H`` a hint before every move, and at the end;
-* ``U`` every 7th move undone and made again, typed or redone (Y) in turn; with ``P``,
+* ``U`` every 7th move undone and made again, typed or redone (Y) in turn, and every
+  move whose space is filled from the stock undone and redone; with ``P``,
   after play-all, every move undone back to the deal with a hint after each undo, one
   undo more, then play-all again;
 * ``P`` play-all after the 10th move (the program's own policy plays the rest);
@@ -88,6 +89,9 @@ NO_REDO: Final = b"NOTHING TO REDO"
 NO_STOCK: Final = b"THE STOCK IS EMPTY"
 #: The keys that read the help's two pages and come back: ? (SHIFT-/), then any two.
 HELP_KEYS: Final = ("?", "SPACE", "SPACE")
+#: What the refusals the rotation of mistakes seldom meets say (program lines 232 and
+#: 236): an Ace pile that needs another card, a King pile's top that takes two.
+SELDOM_REFUSALS: Final = (b": IT NEEDS ", b" OR ")
 
 
 @dataclass(frozen=True)
@@ -277,6 +281,7 @@ class Session:
         assert position is not None
         extras = deal.extras
         moves = 0
+        rare: set[bytes] = set()  # the seldom refusals made in this deal (_seldom_refusal)
         if "E" in extras:
             self._step("U with nothing to undo", ["U"], self.screen(position, message=NO_UNDO))
             self._step("Y with nothing to redo", ["Y"], self.screen(position, message=NO_REDO))
@@ -287,6 +292,8 @@ class Session:
                 continue
             if "E" in extras and moves % MISTAKE_EVERY == 0 and moves:
                 self._mistake(position, move, moves // MISTAKE_EVERY)
+            if "E" in extras and len(rare) < len(SELDOM_REFUSALS):
+                self._seldom_refusal(position, rare)
             if "E" in extras and moves and not position.discard() and position.stock_count():
                 self._other_move(position, move)  # a space emptied, filled from the stock
             if "H" in extras:
@@ -299,9 +306,22 @@ class Session:
                     self._undo_all(position)
                 break
             keys = keys_for(position, move)
+            # a tableau card that goes up with the discard pile empty: its space is
+            # filled from the stock, a forced step of its own, which redo makes again
+            stock_fill = (
+                move.source.is_tableau and not position.discard() and position.stock_count() > 0
+            )
             moves += 1
             position.push(move)
             self._after_play(position, f"move {moves} ({move})", keys)
+            if "U" in extras and stock_fill and moves % UNDO_EVERY:
+                position.pop()
+                self.ended = False
+                self._step(
+                    f"undo of move {moves} (a fill from the stock)", ["U"], self.screen(position)
+                )
+                position.push(move)
+                self._after_play(position, f"move {moves} again (Y)", ["Y"])
             if "U" in extras and moves % UNDO_EVERY == 0:
                 position.pop()
                 self.ended = False
@@ -435,6 +455,32 @@ class Session:
                 )
                 return
         raise AssertionError(f"every place takes the card of {source.name}")  # pragma: no cover
+
+    def _seldom_refusal(self, position: Position, made: set[bytes]) -> None:
+        """A refusal the mistakes' rotation seldom meets, once a deal, as soon as the
+        table allows it (:data:`SELDOM_REFUSALS`): a card with two places sent to its
+        Ace pile, which needs another card (two King piles take it: MACHFSOL.2 only),
+        and sent to a King pile whose top takes two other cards."""
+        for source in _sources(position):
+            card = top_card(position, source)
+            if card is None or len(self._choices(position, source)) < 2:
+                continue
+            kings = [(key, Place(Place.KS + i)) for i, key in enumerate(KING_KEYS)]
+            for key, place in [("A", Place(Place.AS + card.suit)), *kings]:
+                wrong = Move(source, place)
+                if position.is_legal(wrong):
+                    continue
+                message = refusal_text(position, wrong, self.spanish)
+                kind = next((k for k in SELDOM_REFUSALS if k in message), None)
+                if kind is None or kind in made:
+                    continue
+                made.add(kind)
+                self._step(
+                    f"{wrong}, not legal",
+                    [source_key(source), key],
+                    self.screen(position, message=message),
+                )
+                return
 
     def _nowhere(self, position: Position, move: Move) -> None:
         """A card picked that no place takes."""

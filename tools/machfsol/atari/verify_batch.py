@@ -472,7 +472,8 @@ def check_header(transcript: Transcript, game: int, deal: Deal) -> None:
             value = asked.value if isinstance(asked, Player) else asked
             line = transcript.header_lines.get(keyword, 1)
             raise MachfsolError(
-                f"{transcript.name}:{line}: {keyword} {shown}, the harness asked for {value}"
+                f"{transcript.name}:{line}: the deal played has {keyword} {shown}, "
+                f"the harness asked for {value}"
             )
 
 

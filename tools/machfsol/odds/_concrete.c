@@ -21,7 +21,7 @@
  *
  * The module has one function, search(); see its docstring.  The Python form lives in
  * machfsol/odds/solver/ (concrete.py, and the dead-end tests in concrete_dead_ends.py
- * and placement.py); why each reduction is sound is told in docs/ODDS.md: it is the
+ * and placement.py); why each reduction is sound is told in docs/notes/odds-solver.md: it is the
  * same search.
  */
 #define PY_SSIZE_T_CLEAN
@@ -411,7 +411,7 @@ static void view_fill(const Search *s, View *v, int block) {
         /* Mode 0: the stock is available at once. Mode 1 + m: the stock's next m cards are
          * drawn, available from the top level on ("top"), the others held back, not
          * before the pile is gone (-1). Only comparisons with pile levels matter
-         * (docs/ODDS.md). */
+         * (docs/notes/odds-solver.md). */
         int c = s->order[q];
         Lanes drawn = mode > (uint8_t)(q - v->p + 1);
         Lanes here = lanes_pick(drawn, lanes_of(top), lanes_of(-1));

@@ -27,8 +27,9 @@ The stock order is known, so the only choices are the optional foundation moves 
   game in progress instead of the deal (the terminal game's "can this deal still be
   won?").
 
-docs/ODDS.md, "The solver", tells how each variant is searched and proves each
-reduction sound; its "Speed" section has the figures. The names below are the
+docs/ODDS.md, "The solver", tells how to use it; docs/notes/odds-solver.md tells how
+each variant is searched and proves each reduction sound, docs/notes/odds-speed.md has
+the figures. The names below are the
 package's public surface; the modules' other names are its internals (the tests use
 some of them).
 """

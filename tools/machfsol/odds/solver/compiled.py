@@ -6,7 +6,7 @@ state for state (the tests hold the two to the same node counts and lines), abou
 times faster; setuptools builds it with the package when a C compiler is at hand
 (pyproject.toml, ``ext-modules``). Without it, or with one built from an older
 ``_concrete.c`` (which would search differently), :data:`COMPILED` is False and
-``search`` runs the Python form, with the same answers. docs/ODDS.md, "The compiled
+``search`` runs the Python form, with the same answers. docs/notes/odds-solver.md, "The compiled
 search", says how the C form keeps its state.
 """
 

@@ -11,7 +11,7 @@ check; the reductions (:mod:`~machfsol.odds.solver.reductions`) each cut the wal
 without losing a win: some by moves that are made at once or never tried, some by the
 dead-end tests (:mod:`~machfsol.odds.solver.concrete_dead_ends`,
 :mod:`~machfsol.odds.solver.placement`) that prove a state lost, some by the key of the
-table of states already proved lost. docs/ODDS.md, "How MAChFsol 2 is searched, and why
+table of states already proved lost. docs/notes/odds-solver.md, "How MAChFsol 2 is searched, and why
 each reduction is sound", gives each one's argument.
 
 ``_concrete.c`` is the same search, state for state (:mod:`~machfsol.odds.solver.compiled`):
@@ -189,7 +189,7 @@ class ConcreteSearch:
         host_mask = self.host_mask
         reductions = self.reductions
         ace_next = self._ace_next(ace)
-        # Safe moves, made without branching (docs/ODDS.md): with one card left in
+        # Safe moves, made without branching (docs/notes/odds-solver.md): with one card left in
         # the stock, that card when it is safe (last draw); a King-pile top that its Ace
         # pile takes and that can never take a card goes there; with the stock used up
         # (endgame), so does such a discard top or tableau card. In that order, then the
@@ -200,7 +200,7 @@ class ConcreteSearch:
             if reductions.last_draw and p == n - 1:
                 # The stock's last card, when its Ace pile takes it and it can never host
                 # (and it is no King), is drawn and played before any other move, like a
-                # safe move (docs/ODDS.md, "Last draw").
+                # safe move (docs/notes/odds-solver.md, "Last draw").
                 card = self.order[p]
                 if (
                     (ace_next >> card) & 1
@@ -254,7 +254,7 @@ class ConcreteSearch:
         if reductions.window and p >= n - 1 and stack:
             # At most one card left to draw: the key holds the window (tableau and
             # discard top) as one set; which of its cards is the top does not matter
-            # (docs/ODDS.md, "Window key").
+            # (docs/notes/odds-solver.md, "Window key").
             key = self._key(p, tab | 1 << stack[-1], ace, kings)
         else:
             key = self._key(p, tab, ace, kings)

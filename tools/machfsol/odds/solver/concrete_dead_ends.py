@@ -11,7 +11,7 @@ spaces. Two refinements sharpen the count (each a switch in
 :class:`~machfsol.odds.solver.reductions.Reductions`): the *twins*, two cards that
 compete for the same two hosts, and the *stock order*, which follows the stock card by
 card instead of taking it to be available at once. Each only ever proves losses;
-docs/ODDS.md ("Dead-end proofs", "Twins in the dead-end test", "Stock order in the
+docs/notes/odds-solver.md ("Dead-end proofs", "Twins in the dead-end test", "Stock order in the
 dead-end test") gives the arguments.
 """
 
@@ -192,7 +192,7 @@ class DeadEnds:
             host_block[card] = here if here < block else block
         twins = self.twins
         if twins:
-            # Twin hosts compete for their own two hosts (docs/ODDS.md): both can
+            # Twin hosts compete for their own two hosts (docs/notes/odds-solver.md): both can
             # be on King piles at once only when both their hosts are, and both are
             # out of the pile. The pair's later level drops to that; higher ranks first.
             for card, twin, one, other in self.twin_pairs:

@@ -7,7 +7,7 @@ in the tableau. The test bounds what the foundations can hold at that moment (on
 Ace pile a run up its suit, on each King pile a chain down from its top, two piles of a
 colour sharing their cards): when even the best leaves more cards out than there are
 spaces, the moment cannot come, and when no schedule of stock draws lets every level
-come, the state is lost. It is a relaxation, so it only proves losses; docs/ODDS.md,
+come, the state is lost. It is a relaxation, so it only proves losses; docs/notes/odds-solver.md,
 "Placement", gives the argument.
 """
 

@@ -3,7 +3,7 @@
 With none of them the search is the *plain* search, slow but simple: the reference that
 the tests and benchmarks hold every reduction to, one by one (:data:`EACH_REDUCTION`).
 Each reduction drops a line only when another line at least as good is kept, so a LOST
-stays a proof. Why each one is sound: docs/ODDS.md, "How MAChFsol 2 is searched, and
+stays a proof. Why each one is sound: docs/notes/odds-solver.md, "How MAChFsol 2 is searched, and
 why each reduction is sound" (the field comments below name them as that section does).
 
 The compiled search takes the same switches as a bit mask (:attr:`Reductions.flags`,
@@ -85,5 +85,5 @@ FIRST_ROUND = 1_000
 #: a few hundred choices of Ace-pile heights: they are switched on only once a search
 #: has gone through this many states (the search is deterministic, so the same deal
 #: still gives the same states), so that the many quick deals never pay for them and
-#: the few hard ones get them (docs/ODDS.md, "Speed").
+#: the few hard ones get them (docs/notes/odds-speed.md, "Speed").
 STOCK_ORDER_AFTER = 100_000

@@ -27,7 +27,7 @@ from machfsol.odds.solver.token_model import TokenSearch
 #: never needed 200,000 on 90,000 deals (seconds at worst). A MAChFsol 2 state costs
 #: more and its hardest deals run to millions of states: of the 90,000 deals of the
 #: table's nine rows (seeds 1..10,000), one takes more than 10,000,000, 52-card seed
-#: 6530 (lost) with 27,887,382. 30,000,000 decides every one of them (docs/ODDS.md,
+#: 6530 (lost) with 27,887,382. 30,000,000 decides every one of them (docs/notes/odds-speed.md,
 #: "Speed"); a search that reaches it takes under two minutes and about 1.6 GB of
 #: memory for its table of lost states. Deals beyond it are UNKNOWN.
 DEFAULT_NODE_LIMITS: dict[int, int] = {1: 200_000, 2: 30_000_000}

@@ -11,8 +11,8 @@ some level more cards must sit in the tableau than it has spaces, the state is l
 
 Each search works out the spans its own way (variant 1's token model:
 :mod:`~machfsol.odds.solver.token_model`; variant 2's concrete table:
-:mod:`~machfsol.odds.solver.concrete_dead_ends`); docs/ODDS.md, "Dead-end proofs", gives
-the argument.
+:mod:`~machfsol.odds.solver.concrete_dead_ends`); docs/notes/odds-solver.md,
+"Dead-end proofs", gives the argument.
 """
 
 from __future__ import annotations
@@ -63,6 +63,6 @@ def from_level(free: int) -> int:
     the stock, or a host that never takes a card again. Such a card waits at every
     level down to the bottom one, level 0. (Counting it from level -1, an index that
     the count's difference array does not read, would count it at no level at all:
-    docs/ODDS.md, "A card waiting for the stock was not counted".)
+    docs/notes/odds-solver.md, "A card waiting for the stock was not counted".)
     """
     return free if free > 0 else 0

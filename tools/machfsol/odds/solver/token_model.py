@@ -21,7 +21,7 @@ tokens: waiting) and the stock position; the number of tokens is the spaces less
   early: about fifteen times fewer states on 52-card deals.
 
 :mod:`~machfsol.odds.solver.realize` turns a winning line back into the engine's moves.
-docs/ODDS.md, "How MAChFsol 1 is searched", is the short account.
+docs/notes/odds-solver.md, "How MAChFsol 1 is searched", is the short account.
 """
 
 from __future__ import annotations
