@@ -23,7 +23,7 @@ from machfsol.engine.seed_list import SeedListError, parse_seed_list
 from machfsol.errors import MachfsolError, UsageError
 
 #: The commands that go over many deals; every other one plays one deal.
-MANY_DEALS = {"verify", "odds"}
+MANY_DEALS = {"verify", "odds", "build"}  # build: --test-disk
 
 
 def commands() -> dict[str, argparse.ArgumentParser]:
@@ -49,7 +49,7 @@ def test_variant_has_one_meaning_and_one_default_per_kind_of_command() -> None:
         else:
             assert (action.default, tuple(action.choices or ())) == ("1", ("1", "2"))
         assert not action.required and action.help and action.help.startswith("the game: 1")
-    assert sorted(seen) == ["autoplay", "odds", "play", "solve", "verify"]
+    assert sorted(seen) == ["autoplay", "build", "odds", "play", "solve", "verify"]
     assert variants_of("both") == (1, 2) and variants_of("2") == (2,)
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from a8.commandline import docs
 from a8.disk.atr import AtrImage
+from a8.disk.recording import DENSITY_NAMES
 from a8.emu.cli import add_machine_arguments, check_machine
 from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, require_emulator, resolve_roms
 from a8.errors import A8Error
@@ -31,6 +32,7 @@ from machfsol.atari.basic_game import (
 )
 from machfsol.atari.build import build_disk, file_name_of, game_programs
 from machfsol.atari.places import DISK_NAME, default_disk
+from machfsol.atari.test_disk import TestDiskPlan, build_test_disk
 from machfsol.atari.verify import (
     DEFAULT_JOBS,
     DEFAULT_PLAN_TEXT,
@@ -49,9 +51,13 @@ from machfsol.atari.verify import (
     without_transcripts,
 )
 from machfsol.atari.verify_batch import DEAL_SECONDS, Launch
-from machfsol.engine.options import add_variant, deck_option, seeds_option, variants_of
+from machfsol.atari.verify_results import RomFiles, json_text, read_results
+from machfsol.atari.verify_results import text_report as results_text
+from machfsol.engine.options import BOTH, add_variant, deck_option, seeds_option, variants_of
 from machfsol.errors import MachfsolError, UsageError
 
+#: Where ``machfsol build --test-disk`` writes unless told (in the current folder).
+TEST_DISK_NAME = "TEST.ATR"
 #: Help of ``--source``, shared by the commands that read the one source.
 SOURCE_HELP = (
     "the one source of both games to build from, e.g. your edited copy of "
@@ -77,6 +83,33 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "atr/MACHFSOL.ATR in the top folder of a checkout of this project)",
     )
     build.add_argument("--source", type=Path, metavar="MY.BAS", help=SOURCE_HELP)
+    test_disk = build.add_argument_group(
+        "test disk",
+        "--test-disk builds a disk that runs the games' test mode on a real Atari with no "
+        "DOS and no H: device and records every transcript on itself; machfsol verify "
+        f"--results checks it when it comes back. See {docs('VERIFY.md')}.",
+    )
+    test_disk.add_argument(
+        "--test-disk",
+        action="store_true",
+        help=f"build a test disk (default name {TEST_DISK_NAME}) instead of the game disk",
+    )
+    test_disk.add_argument(
+        "--seeds", metavar="LIST", help="the deals the test disk plays: 1-20 or 5,7,10-12"
+    )
+    test_disk.add_argument(
+        "--deck",
+        metavar="SIZES",
+        help="deck size, or sizes: 52,40 (every seed on every size; default 52)",
+    )
+    add_variant(test_disk, many_deals=True)
+    test_disk.add_argument(
+        "--program",
+        type=Path,
+        metavar="FILE.BAS",
+        help="put this program (SAVE file or listing) on the test disk instead of the game "
+        "disk's (with --variant 1 or 2: the game it plays)",
+    )
     build.set_defaults(handler=cmd_build)
 
     listing = subparsers.add_parser(
@@ -145,6 +178,14 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="run this program (SAVE file or listing) instead of the game disk's",
     )
     target.add_argument(
+        "--results",
+        type=Path,
+        metavar="TEST.ATR",
+        help="check a test disk that has been run (machfsol build --test-disk): replay "
+        "every transcript it recorded on the engine; no emulator. --os-rom/--basic-rom: "
+        "confirm that the machine ran exactly those ROM files",
+    )
+    target.add_argument(
         "--disk",
         type=Path,
         metavar="FILE.ATR",
@@ -192,6 +233,16 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    if args.test_disk:
+        return cmd_build_test_disk(args)
+    for flag, value in (
+        ("--seeds", args.seeds),
+        ("--deck", args.deck),
+        ("--variant", None if args.variant == BOTH else args.variant),
+        ("--program", args.program),
+    ):
+        if value is not None:
+            raise UsageError(f"{flag} is for a test disk: add --test-disk")
     output: Output = default_disk() if args.output is None else args.output
     refuse_input_as_output(output, args.source)
     programs = game_programs(read_source(args.source))
@@ -207,6 +258,50 @@ def cmd_build(args: argparse.Namespace) -> int:
     # With the disk on standard output, the summary goes to stderr, out of its way.
     report = sys.stderr if isinstance(output, str) else sys.stdout
     print(f"{output}: {sizes}, {disk.free_sectors} free sectors", file=report)
+    return 0
+
+
+def cmd_build_test_disk(args: argparse.Namespace) -> int:
+    """``machfsol build --test-disk``: everything is read and checked, the disk built in
+    memory, and only then written (atomically): a refusal leaves no file."""
+    output: Output = Path(TEST_DISK_NAME) if args.output is None else args.output
+    if args.seeds is None:
+        raise UsageError("--test-disk: say which deals it plays with --seeds, e.g. --seeds 1-20")
+    seeds = seeds_option(args.seeds)
+    decks = _decks("52" if args.deck is None else args.deck)
+    variants = variants_of(args.variant)
+    if args.program is not None and len(variants) != 1:
+        raise UsageError(
+            "--program: say which game it plays (--variant 1 or 2): "
+            "the test mode types that game's moves"
+        )
+    refuse_input_as_output(output, args.source, args.program)
+    source = read_source(args.source)
+    overlay = to_atascii(overlay_listing(source))
+    if args.program is not None:
+        try:  # a program that cannot be read or tokenized is a bad argument
+            programs = {variants[0]: program_launch(args.program, variants[0], source).program}
+        except A8Error as error:
+            raise UsageError(str(error)) from None
+    else:
+        programs = game_programs(source)
+    plan = TestDiskPlan(variants, tuple((deck, seeds) for deck in decks))
+    built = build_test_disk(programs, overlay, plan, str(output))
+    if isinstance(output, Path):
+        try:
+            output.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            folder = output.parent
+            raise MachfsolError(f"{folder}: cannot create the folder: {error.strerror}") from None
+    write_atomically(output, built.recording.atr)
+    disk = built.recording
+    report = sys.stderr if isinstance(output, str) else sys.stdout
+    print(
+        f"{output}: test disk, {plan.describe()}; {DENSITY_NAMES[disk.density]}; "
+        f"{disk.record_sectors} sectors for the records, {disk.needed_sectors} needed at "
+        f"most; MEMLO ${disk.memlo:04X}",
+        file=report,
+    )
     return 0
 
 
@@ -249,7 +344,29 @@ def _plan(args: argparse.Namespace, launches: tuple[Launch, ...]) -> Plan:
     return Plan.every(launches, _decks("52" if args.deck is None else args.deck), seeds)
 
 
+def cmd_verify_results(args: argparse.Namespace) -> int:
+    """``machfsol verify --results TEST.ATR``: the plan and the deals come from the disk."""
+    for flag, given in (
+        ("--seeds", args.seeds is not None),
+        ("--deck", args.deck is not None),
+        ("--source", args.source is not None),
+        ("--keep", args.keep is not None),
+        ("--keyboard", args.keyboard),
+        ("--coverage", args.coverage),
+        ("--no-sio-patch", args.no_sio_patch),
+    ):
+        if given:
+            raise UsageError(f"--results reads the deals from the test disk: {flag} does not apply")
+    if not args.results.is_file():
+        raise UsageError(f"{args.results}: disk image not found")
+    results = read_results(args.results, RomFiles(args.os_rom, args.basic_rom))
+    print(json_text(results) if args.json else results_text(results))
+    return 0 if results.ok else 1
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
+    if args.results is not None:
+        return cmd_verify_results(args)
     _plan(args, ())  # bad seeds or decks: exit 2 before anything starts
     if not 1 <= args.jobs <= 16:
         raise UsageError(f"--jobs {args.jobs}: give 1 to 16 emulators")

@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -411,8 +411,12 @@ def _median(values: Sequence[int | None], per_second: int) -> str:
     return f"{jiffies:.0f} ({jiffies / per_second:.1f} s)"
 
 
-def summary_table(verification: Verification) -> str:
-    """Deals, verified, failed, won and median jiffies for each variant and deck."""
+def summary_table(verification: Verification, missing: Collection[DealResult] | None = None) -> str:
+    """Deals, verified, failed, won and median jiffies for each variant and deck.
+
+    ``missing``: the results that are deals never played (a test disk that came back
+    part-way, :mod:`machfsol.atari.verify_results`): counted in a column of their
+    own rather than as failed."""
     per_second = FRAMES_PER_SECOND["pal" if verification.tv == "pal" else "ntsc"]
     groups: dict[tuple[str, int], list[DealResult]] = {}
     for result in verification.results:
@@ -424,6 +428,7 @@ def summary_table(verification: Verification) -> str:
         "deals",
         "verified",
         "failed",
+        *(() if missing is None else ("missing",)),
         "won",
         "jiffies/deal",
         "jiffies/game",
@@ -431,13 +436,15 @@ def summary_table(verification: Verification) -> str:
     rows = [header]
     for (variant, deck), results in groups.items():
         verified = [result for result in results if result.ok]
+        unplayed = 0 if missing is None else sum(result in missing for result in results)
         rows.append(
             (
                 variant,
                 str(deck),
                 str(len(results)),
                 str(len(verified)),
-                str(len(results) - len(verified)),
+                str(len(results) - len(verified) - unplayed),
+                *(() if missing is None else (str(unplayed),)),
                 str(sum(result.outcome == "WON" for result in verified)),
                 _median([result.deal_jiffies for result in verified], per_second),
                 _median([result.game_jiffies for result in verified], per_second),
@@ -451,9 +458,14 @@ def summary_table(verification: Verification) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
-def failure_lines(verification: Verification, limit: int = SHOWN_FAILURES) -> list[str]:
-    """One line per failed deal: its seed and what differs (the checker's words)."""
-    failures = verification.failures
+def failure_lines(
+    verification: Verification,
+    limit: int = SHOWN_FAILURES,
+    leave_out: Collection[DealResult] = (),
+) -> list[str]:
+    """One line per failed deal: its seed and what differs (the checker's words);
+    ``leave_out``: failures said otherwise (deals never played)."""
+    failures = [r for r in verification.failures if r not in leave_out]
     lines = [
         f"FAILED variant {r.variant}, deck {r.deck}, seed {r.seed}: {r.error}"
         for r in failures[:limit]

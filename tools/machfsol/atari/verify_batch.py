@@ -26,6 +26,7 @@ them in a fresh boot.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Final
@@ -393,75 +394,9 @@ class _Judge:
         return f"{what}: {why} (emulator log: {self.log})"
 
     def judged(self, index: int, data: bytes, kept: Path) -> DealResult:
-        """The verdict on a finished transcript: the checker's, then the screens'."""
+        """The verdict on a finished transcript (:func:`judge_transcript`)."""
         deal = self.batch.deals[index]
-        try:
-            transcript = parse(data, str(kept))
-            self.check_header(transcript, deal)
-            report = check_transcript(transcript)
-            self.check_screens(transcript, index)
-        except MachfsolError as error:
-            return self.failure(deal, str(error), kept)
-        timings = dict(transcript.jiffies)
-        return DealResult(
-            variant=transcript.variant,
-            deck=transcript.deck_size,
-            seed=deal.seed,
-            ok=True,
-            extras=deal.extras,
-            spanish=deal.spanish,
-            outcome=report.outcome.value,
-            on_foundations=report.on_foundations,
-            moves=report.moves,
-            deal_jiffies=timings.get("DEAL"),
-            game_jiffies=timings.get("GAME"),
-            screens=len(transcript.screens),
-            transcript=kept,
-        )
-
-    def check_header(self, transcript: Transcript, deal: Deal) -> None:
-        """The transcript must be the deal the harness asked for, played by the policy."""
-        wanted = {
-            "VARIANT": (transcript.variant, self.batch.launch.variant),
-            "DECK": (transcript.deck_size, deal.deck_size),
-            "SEED": (transcript.seed, deal.seed),
-            "PLAYER": (transcript.player, Player.AUTO),
-        }
-        for keyword, (found, asked) in wanted.items():
-            if asked is not None and found != asked:
-                shown = found.value if isinstance(found, Player) else found
-                value = asked.value if isinstance(asked, Player) else asked
-                line = transcript.header_lines.get(keyword, 1)
-                raise MachfsolError(
-                    f"{transcript.name}:{line}: the deal played has {keyword} {shown}, "
-                    f"the harness asked for {value}"
-                )
-
-    def check_screens(self, transcript: Transcript, index: int) -> None:
-        """Each SCREEN checksum must be the screen the engine's table makes after that
-        step of the test mode's player; the first that is not names the step and, as
-        far as one checksum tells, the place."""
-        steps = self.steps[index]
-        shown = transcript.screens
-        for number, ((line, value), step) in enumerate(zip(shown, steps, strict=False), 1):
-            if step.screen is not None and value != step.screen.checksum():
-                raise MachfsolError(
-                    f"{transcript.name}:{line}: screen {number} of {len(steps)}, after "
-                    f"{step.what}: {diagnose(step.screen, value)}"
-                )
-        if len(shown) < len(steps):
-            where = f"{transcript.name}:{shown[-1][0]}" if shown else transcript.name
-            raise MachfsolError(
-                f"{where}: {len(shown)} screens recorded, the engine's player makes "
-                f"{len(steps)} steps: none from {steps[len(shown)].what} on"
-            )
-        if len(shown) > len(steps):
-            line = shown[len(steps)][0]
-            raise MachfsolError(
-                f"{transcript.name}:{line}: {len(shown)} screens recorded, the engine's "
-                f"player makes {len(steps)} steps: the program went on after "
-                f"{steps[-1].what if steps else 'nothing'}"
-            )
+        return judge_transcript(self.batch.launch.variant, deal, self.steps[index], data, kept)
 
     def stopped_in(self, deal: Deal, data: bytes, kept: Path) -> DealResult:
         """A deal cut short: its first difference from the engine, and why it stopped."""
@@ -473,6 +408,99 @@ class _Judge:
         if divergence is not None:
             return self.failure(deal, f"{divergence}; then {trouble}", kept)
         return self.failure(deal, trouble, kept)
+
+
+def judge_transcript(
+    game: int,
+    deal: Deal,
+    steps: Sequence[Step],
+    data: bytes,
+    kept: Path | None,
+    name: str | None = None,
+) -> DealResult:
+    """The verdict on one deal's finished transcript ``data``: the deal asked for, the
+    engine's checker, then each screen against the one ``steps`` leave (the steps of
+    the test mode's player in the session that played it). ``kept``: where the
+    transcript is kept (None: nowhere); ``name``: what messages call it (default
+    ``kept``)."""
+    shown = str(kept) if name is None else name
+    try:
+        transcript = parse(data, shown)
+        check_header(transcript, game, deal)
+        report = check_transcript(transcript)
+        check_screens(transcript, steps)
+    except MachfsolError as error:
+        return DealResult(
+            variant=game,
+            deck=deal.deck_size,
+            seed=deal.seed,
+            ok=False,
+            extras=deal.extras,
+            spanish=deal.spanish,
+            error=str(error),
+            transcript=kept,
+        )
+    timings = dict(transcript.jiffies)
+    return DealResult(
+        variant=transcript.variant,
+        deck=transcript.deck_size,
+        seed=deal.seed,
+        ok=True,
+        extras=deal.extras,
+        spanish=deal.spanish,
+        outcome=report.outcome.value,
+        on_foundations=report.on_foundations,
+        moves=report.moves,
+        deal_jiffies=timings.get("DEAL"),
+        game_jiffies=timings.get("GAME"),
+        screens=len(transcript.screens),
+        transcript=kept,
+    )
+
+
+def check_header(transcript: Transcript, game: int, deal: Deal) -> None:
+    """The transcript must be the deal the harness asked for, played by the policy."""
+    wanted = {
+        "VARIANT": (transcript.variant, game),
+        "DECK": (transcript.deck_size, deal.deck_size),
+        "SEED": (transcript.seed, deal.seed),
+        "PLAYER": (transcript.player, Player.AUTO),
+    }
+    for keyword, (found, asked) in wanted.items():
+        if asked is not None and found != asked:
+            shown = found.value if isinstance(found, Player) else found
+            value = asked.value if isinstance(asked, Player) else asked
+            line = transcript.header_lines.get(keyword, 1)
+            raise MachfsolError(
+                f"{transcript.name}:{line}: the deal played has {keyword} {shown}, "
+                f"the harness asked for {value}"
+            )
+
+
+def check_screens(transcript: Transcript, steps: Sequence[Step]) -> None:
+    """Each SCREEN checksum must be the screen the engine's table makes after that
+    step of the test mode's player; the first that is not names the step and, as
+    far as one checksum tells, the place."""
+    shown = transcript.screens
+    for number, ((line, value), step) in enumerate(zip(shown, steps, strict=False), 1):
+        if step.screen is not None and value != step.screen.checksum():
+            raise MachfsolError(
+                f"{transcript.name}:{line}: screen {number} of {len(steps)}, after "
+                f"{step.what}: {diagnose(step.screen, value)}"
+            )
+    if len(shown) < len(steps):
+        where = f"{transcript.name}:{shown[-1][0]}" if shown else transcript.name
+        raise MachfsolError(
+            f"{where}: {len(shown)} screens recorded, the engine's player makes "
+            f"{len(steps)} steps: none from {steps[len(shown)].what} on"
+        )
+    if len(shown) > len(steps):
+        line = shown[len(steps)][0]
+        raise MachfsolError(
+            f"{transcript.name}:{line}: {len(shown)} screens recorded, the engine's "
+            f"player makes {len(steps)} steps: the program went on after "
+            f"{steps[-1].what if steps else 'nothing'}"
+        )
 
 
 def _is_whole(data: bytes) -> bool:

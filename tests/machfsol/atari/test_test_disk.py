@@ -1,0 +1,206 @@
+"""``machfsol build --test-disk`` and ``machfsol verify --results`` without the emulator:
+what the disk holds, its determinism, its resumable configuration, its refusals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from a8.basic import tokenize
+from a8.disk.atr import AtrImage
+from a8.disk.check import check_disk
+from a8.disk.dos2 import Dos2Disk
+from a8.disk.recorded import read_recording
+from machfsol.atari.build import game_programs
+from machfsol.atari.test_disk import PLAN_NAME, TestDiskError, TestDiskPlan
+from machfsol.atari.test_mode import EOL, config_text, key_character
+from machfsol.atari.test_player import expected_steps
+from machfsol.cli import main
+
+SMALL = ["build", "--test-disk", "--seeds", "1-2"]
+
+
+def built(tmp_path: Path, *args: str, name: str = "TEST.ATR") -> Path:
+    path = tmp_path / name
+    assert main([*SMALL, *args, "-o", str(path)]) == 0
+    return path
+
+
+def test_the_disk_holds_the_game_disks_programs_and_is_deterministic(tmp_path: Path) -> None:
+    first = built(tmp_path, name="A.ATR")
+    second = built(tmp_path, name="B.ATR")
+    assert first.read_bytes() == second.read_bytes()
+    disk = Dos2Disk(AtrImage.read(first))
+    assert check_disk(disk) == []
+    names = {str(entry.name) for entry in disk.files()}
+    assert {"MACHFSOL.1", "MACHFSOL.2", "MFTEST1.CFG", "MFTEST2.CFG", "MFTEST.LST"} <= names
+    assert {PLAN_NAME, "RECORDS.TXT", "RECSTATE.DAT", "RECORDER.SYS"} <= names
+    programs = game_programs()
+    for variant in (1, 2):  # byte for byte the game disk's programs
+        assert disk.read_file(f"MACHFSOL.{variant}") == programs[variant]
+    plan = TestDiskPlan.parse(disk.read_file(PLAN_NAME), PLAN_NAME)
+    assert plan == TestDiskPlan((1, 2), ((52, (1, 2)),))
+    recording = read_recording(disk.image)
+    assert recording.records == () and recording.boots == () and not recording.finished
+
+
+def test_one_variant_of_the_users_program(tmp_path: Path) -> None:
+    listing = tmp_path / "MY1.LST"
+    assert main(["listing", "1", "-o", str(listing)]) == 0
+    path = built(tmp_path, "--program", str(listing), "--variant", "1", "--deck", "40")
+    disk = Dos2Disk(AtrImage.read(path))
+    assert disk.read_file("MACHFSOL.1") == tokenize(listing.read_bytes(), file=str(listing))
+    assert "MACHFSOL.2" not in {str(entry.name) for entry in disk.files()}
+    assert disk.read_file("MFTEST.CFG").startswith(b"MFTEST 4\x9bS 40 F U\x9b")
+    plan = TestDiskPlan.parse(disk.read_file(PLAN_NAME), PLAN_NAME)
+    assert plan == TestDiskPlan((1,), ((40, (1, 2)),))
+
+
+#: The config lines of the player's "no command" mistake: one key that is no command.
+NO_COMMAND_LINES = {f"K {key_character(key)}".encode() for key in ("A", "Z", *"56789")}
+
+
+@pytest.mark.parametrize("variant", [1, 2])
+def test_every_deal_after_a_boot_types_the_keys_it_would_have(variant: int) -> None:
+    """After a power cut the disk serves the configuration from its magic line, then
+    from the deal after the last recorded: that tail, read by a fresh program, must be
+    the configuration of those deals on their own.
+
+    Except in one key: the player's "no command" mistake picks A, Z or a digit by its
+    step's place in the deal's steps, which a boot's first table shifts by one. Every
+    such key leaves the same screen (the table, "no command"), so the transcript's
+    screens are the same whichever is typed; only the key named differs."""
+    plan = TestDiskPlan((variant,), ((52, tuple(range(1, 13))), (40, (1, 2)), (28, (3,))))
+    deals = plan.deals()
+    whole = config_text(deals, list(expected_steps(variant, deals, as_is=False))).split(EOL)
+    starts = [i for i, line in enumerate(whole) if line.startswith(b"S ")]
+    assert len(starts) == len(deals)
+    for index, start in enumerate(starts):
+        rest = deals[index:]
+        alone = config_text(rest, list(expected_steps(variant, rest, as_is=False))).split(EOL)
+        tail = whole[start:]
+        assert alone[0] == whole[0] and len(alone) - 1 == len(tail), f"deal {index + 1}"
+        for number, (resumed, own) in enumerate(zip(tail, alone[1:], strict=True)):
+            if resumed != own:
+                assert {resumed, own} <= NO_COMMAND_LINES, f"deal {index + 1}, line {number}"
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    variants=st.sampled_from([(1,), (2,), (1, 2), (2, 1)]),
+    groups=st.lists(
+        st.tuples(
+            st.sampled_from(range(52, 19, -4)),
+            st.lists(st.integers(1, 2**31 - 2), min_size=1, max_size=6, unique=True),
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+)
+def test_the_plan_reads_back_as_written(
+    variants: tuple[int, ...], groups: list[tuple[int, list[int]]]
+) -> None:
+    plan = TestDiskPlan(variants, tuple((deck, tuple(seeds)) for deck, seeds in groups))
+    assert TestDiskPlan.parse(plan.text(), "plan") == plan
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (b"MACHFSOL TEST DISK 9\x9b", "line 1"),
+        (b"MACHFSOL TEST DISK 1\x9bPROGRAM MACHFSOL.1 VARIANT 2\x9bEND\x9b", "plan:2"),
+        (b"MACHFSOL TEST DISK 1\x9bPROGRAM MACHFSOL.1 VARIANT 1\x9bDECK 53 SEEDS 1\x9b", "3"),
+        (b"MACHFSOL TEST DISK 1\x9bPROGRAM MACHFSOL.1 VARIANT 1", "no END"),
+        (b"MACHFSOL TEST DISK 1\x9bEND\x9b", "no program"),
+    ],
+)
+def test_a_plan_that_is_not_one_is_named(text: bytes, said: str) -> None:
+    with pytest.raises(TestDiskError, match=said):
+        TestDiskPlan.parse(text, "plan")
+
+
+def test_a_disk_too_small_is_refused_with_the_sizes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "TEST.ATR"
+    args = ["build", "--test-disk", "--seeds", "1-60", "--variant", "1", "-o", str(path)]
+    assert main(args) == 1
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "Traceback" not in error
+    assert "too small" in error and "double density" in error and "needed" in error
+    assert "deals fit (variant 1: seeds 1-" in error
+    assert not path.exists() and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["build", "--seeds", "1-3"], "--seeds is for a test disk: add --test-disk"),
+        (["build", "--variant", "1"], "--variant is for a test disk"),
+        (["build", "--test-disk"], "--test-disk: say which deals it plays with --seeds"),
+        (["build", "--test-disk", "--seeds", "3-1"], "--seeds"),
+        (["build", "--test-disk", "--seeds", "1", "--deck", "53"], "53"),
+        (["build", "--test-disk", "--seeds", "1", "--program", "X.LST"], "--variant 1 or 2"),
+        (
+            ["build", "--test-disk", "--seeds", "1", "--program", "NO.LST", "--variant", "1"],
+            "NO.LST",
+        ),
+    ],
+)
+def test_bad_arguments_are_one_line_and_write_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], said: str
+) -> None:
+    path = tmp_path / "TEST.ATR"
+    assert main([*args, "-o", str(path)]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and said in error, error
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_disk_never_booted_has_every_deal_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = built(tmp_path)
+    capsys.readouterr()
+    assert main(["verify", "--results", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "no boot recorded" in out
+    missing = "MISSING variant 1: seeds 1,2 of 52 cards: not recorded: the disk has not been booted"
+    assert missing in out
+    assert "0 of 4 deals verified" in out and out.rstrip().endswith("FAILED")
+
+
+@pytest.mark.parametrize(
+    ("extra", "said", "status"),
+    [
+        (["--seeds", "1"], "--seeds does not apply", 2),
+        (["--keyboard"], "--keyboard does not apply", 2),
+    ],
+)
+def test_results_refuses_what_does_not_apply(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    extra: list[str],
+    said: str,
+    status: int,
+) -> None:
+    path = built(tmp_path)
+    capsys.readouterr()
+    assert main(["verify", "--results", str(path), *extra]) == status
+    assert said in capsys.readouterr().err
+
+
+def test_results_of_a_disk_that_is_no_test_disk(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = tmp_path / "GAME.ATR"
+    assert main(["build", "-o", str(game)]) == 0
+    capsys.readouterr()
+    assert main(["verify", "--results", str(game)]) == 1
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "not a recording disk" in error
+    assert main(["verify", "--results", str(tmp_path / "NONE.ATR")]) == 2
+    assert "disk image not found" in capsys.readouterr().err
