@@ -26,7 +26,8 @@ from __future__ import annotations
 import statistics
 import sys
 
-from machfsol.atari.test_mode import DOS25_MEMLO, run_test_mode
+from machfsol.atari.test_mode import DOS25_MEMLO, run_deals
+from machfsol.atari.test_player import Deal
 from machfsol.engine.checker import check_bytes
 from machfsol.engine.transcript import parse
 
@@ -40,7 +41,7 @@ def main() -> int:
     seeds = list(range(1, deals + 1))
     print(f"{deals} deals of {deck} cards, atari800 NTSC, Altirra OS + Altirra BASIC")
     for variant in (1, 2):
-        run = run_test_mode(variant, deck, seeds, tokenized=True)
+        run = run_deals(variant, [Deal(deck, seed) for seed in seeds], tokenized=True)
         timings = []
         wins = 0
         for seed, data in zip(seeds, run.transcripts, strict=True):
@@ -57,7 +58,8 @@ def main() -> int:
             f"game median {statistics.median(game)} ({statistics.median(game) / 60:.1f} s) "
             f"max {max(game)}"
         )
-        with_dos = run_test_mode(variant, deck, seeds[:1], tokenized=True, memlo=DOS25_MEMLO)
+        first = [Deal(deck, seeds[0])]
+        with_dos = run_deals(variant, first, tokenized=True, memlo=DOS25_MEMLO)
         print(
             f"MACHFSOL.{variant}: FRE(0) {run.free_bytes} with MEMLO ${run.memlo:04X} (no DOS); "
             f"{with_dos.free_bytes} with MEMLO ${with_dos.memlo:04X} (DOS 2.5 reserved)"

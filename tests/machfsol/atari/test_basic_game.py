@@ -16,7 +16,7 @@ from machfsol.atari import basic_game
 from machfsol.atari.basic_game import BasicSourceError, generate, parse_source, to_atascii
 from machfsol.atari.constant_pool import pool_constants
 from machfsol.atari.shuffle import routine
-from machfsol.atari.test_mode import AtariTestModeError, config_text, key_character, run_test_mode
+from machfsol.atari.test_mode import AtariTestModeError, config_text, key_character, run_deals
 from machfsol.atari.test_player import Deal, expected_steps
 from machfsol.errors import MachfsolError
 
@@ -306,4 +306,4 @@ def test_the_programs_tokenize_as_atari_basic(variant: int) -> None:
 
 def test_a_memlo_reservation_outside_ram_is_refused() -> None:
     with pytest.raises(AtariTestModeError, match=r"MEMLO \$0100 is outside \$0700-\$7FFF"):
-        run_test_mode(1, 52, [1], memlo=0x0100)
+        run_deals(1, [Deal(52, 1)], memlo=0x0100)

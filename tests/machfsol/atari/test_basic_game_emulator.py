@@ -14,7 +14,7 @@ from a8.emu.emulator import EmulatorOptions, run
 from a8.emu.script import Script
 from machfsol.atari.basic_game import generate
 from machfsol.atari.screen_table import TableView
-from machfsol.atari.test_mode import DOS25_MEMLO, run_deals, run_test_mode
+from machfsol.atari.test_mode import DOS25_MEMLO, run_deals
 from machfsol.atari.test_player import Deal
 from machfsol.engine.autoplay import play
 from machfsol.engine.checker import check_bytes
@@ -30,7 +30,7 @@ SEEDS = tuple(range(1, 11))
 @pytest.mark.parametrize("deck_size", [52, 40])
 @pytest.mark.parametrize("variant", [1, 2])
 def test_atari_transcripts_pass_the_checker(atari800: str, variant: int, deck_size: int) -> None:
-    run = run_test_mode(variant, deck_size, SEEDS)
+    run = run_deals(variant, [Deal(deck_size, seed) for seed in SEEDS])
     assert len(run.transcripts) == len(SEEDS)
     for seed, data in zip(SEEDS, run.transcripts, strict=True):
         report = check_bytes(data, f"MACHFSOL.{variant} seed {seed}")
@@ -56,8 +56,8 @@ def test_at_least_5000_bytes_free_with_dos_25(atari800: str, variant: int) -> No
     dimensioned); FRE(0) then, before the test mode's overlay comes in, must leave a
     player 5,000 bytes. The run without the reservation shows that LOMEM really moved:
     exactly the reserved bytes are missing."""
-    bare = run_test_mode(variant, 52, [1], tokenized=True)
-    with_dos = run_test_mode(variant, 52, [1], tokenized=True, memlo=DOS25_MEMLO)
+    bare = run_deals(variant, [Deal(52, 1)], tokenized=True)
+    with_dos = run_deals(variant, [Deal(52, 1)], tokenized=True, memlo=DOS25_MEMLO)
     assert bare.memlo == 0x0700
     assert with_dos.memlo == DOS25_MEMLO
     assert bare.free_bytes - with_dos.free_bytes == DOS25_MEMLO - 0x0700

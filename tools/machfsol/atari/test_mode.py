@@ -159,32 +159,6 @@ def config_text(
     return EOL.join(line.encode("latin-1") for line in lines) + EOL
 
 
-def run_test_mode(
-    variant: int,
-    deck_size: int,
-    seeds: Sequence[int],
-    *,
-    listing: str | None = None,
-    overlay: str | None = None,
-    tokenized: bool = False,
-    folder: Path | None = None,
-    options: EmulatorOptions | None = None,
-    memlo: int | None = None,
-) -> TestModeRun:
-    """Run MACHFSOL.<variant> on these seeds of one deck size (see :func:`run_deals`)."""
-    deals = [Deal(deck_size, seed) for seed in seeds]
-    return run_deals(
-        variant,
-        deals,
-        listing=listing,
-        overlay=overlay,
-        tokenized=tokenized,
-        folder=folder,
-        options=options,
-        memlo=memlo,
-    )
-
-
 def run_deals(
     variant: int,
     deals: Sequence[Deal],
