@@ -7,7 +7,7 @@ game's way with this module and holds the two sums to each other, so that a wron
 count or message on the Atari's screen fails the deal at that step, even when the
 game's own table in memory is right. The layout is the program's (basic_src/
 machfsol.bas, lines 6000-6045 draw the frame, 51-57 a place, 199 the status line, 295
-the message line, 6840-6875 the end): a change there must be made here too, and
+the message line, 252-268 the end): a change there must be made here too, and
 tests/machfsol/atari/test_screen_model.py compares this drawing with the screens the
 emulator shows.
 
@@ -129,7 +129,7 @@ def top_card(position: Position, place: Place) -> Card | None:
 
 
 def end_text(position: Position) -> bytes:
-    """The message line when no move is left (program lines 6840-6850)."""
+    """The message line when no move is left (program lines 266-267)."""
     if position.is_won():
         return b"YOU WON! ALL CARDS PLACED"
     return f"NO MORE MOVES: {position.foundation_count()} CARDS PLACED".encode()
