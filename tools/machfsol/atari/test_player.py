@@ -426,29 +426,27 @@ class Session:
 
     def _wrong_place(self, position: Position, move: Move) -> None:
         """A card that could go to two places sent to a third."""
-        source = self._picked(position, lambda count: count > 1)
-        if source is None:
+        refusal = next(self._refusals(position), None)
+        if refusal is None:
             self._nowhere(position, move)
             return
-        ace = Place(Place.AS + top_card(position, source).suit)  # type: ignore[union-attr]
-        kings = ((key, Place(Place.KS + i)) for i, key in enumerate(KING_KEYS))
-        for key, place in (("A", ace), *kings):
-            wrong = Move(source, place)
-            if not position.is_legal(wrong):
-                message = refusal_text(position, wrong, self.spanish)
-                self._step(
-                    f"{wrong}, not legal",
-                    [source_key(source), key],
-                    self.screen(position, message=message),
-                )
-                return
-        raise AssertionError(f"every place takes the card of {source.name}")  # pragma: no cover
+        self._refused(position, *refusal)
 
     def _seldom_refusal(self, position: Position, made: set[bytes]) -> None:
         """A refusal the mistakes' rotation seldom meets, once a deal, as soon as the
         table allows it (:data:`SELDOM_REFUSALS`): a card with two places sent to its
         Ace pile, which needs another card (two King piles take it: MACHFSOL.2 only),
         and sent to a King pile whose top takes two other cards."""
+        for refusal in self._refusals(position):
+            kind = next((k for k in SELDOM_REFUSALS if k in refusal[2]), None)
+            if kind is not None and kind not in made:
+                made.add(kind)
+                self._refused(position, *refusal)
+                return
+
+    def _refusals(self, position: Position) -> Iterator[tuple[Move, list[str], bytes]]:
+        """Each card with two places or more (in key order) sent where it cannot go (A,
+        then Q W E R): the move, its keys and the refusal the game shows."""
         for source in _sources(position):
             card = top_card(position, source)
             if card is None or len(self._choices(position, source)) < 2:
@@ -456,19 +454,12 @@ class Session:
             kings = [(key, Place(Place.KS + i)) for i, key in enumerate(KING_KEYS)]
             for key, place in [("A", Place(Place.AS + card.suit)), *kings]:
                 wrong = Move(source, place)
-                if position.is_legal(wrong):
-                    continue
-                message = refusal_text(position, wrong, self.spanish)
-                kind = next((k for k in SELDOM_REFUSALS if k in message), None)
-                if kind is None or kind in made:
-                    continue
-                made.add(kind)
-                self._step(
-                    f"{wrong}, not legal",
-                    [source_key(source), key],
-                    self.screen(position, message=message),
-                )
-                return
+                if not position.is_legal(wrong):
+                    message = refusal_text(position, wrong, self.spanish)
+                    yield wrong, [source_key(source), key], message
+
+    def _refused(self, position: Position, wrong: Move, keys: list[str], message: bytes) -> None:
+        self._step(f"{wrong}, not legal", keys, self.screen(position, message=message))
 
     def _nowhere(self, position: Position, move: Move) -> None:
         """A card picked that no place takes."""
