@@ -427,7 +427,9 @@
 256 POSITION 30,11:PRINT "--";:WD=1:RETURN
 260 IF FC=N THEN GOSUB 253:IF WF=0 THEN GW=GW+1:WF=1:GOSUB 199
 # The time the game took, from the deal to its end (seconds: 50 jiffies on a PAL
-# machine, GTIA's PAL register's bits 1-3 clear), next to the moves, once (EN=1).
+# machine, GTIA's PAL register's bits 1-3 clear), next to the moves, once (EN=1). The
+# clock is read here as 283-284 read it, in line: a GOSUB this late in a move costs a
+# line search, and the last move has 60 frames.
 261 IF EN THEN 266
 262 EN=1:TJ=TM:IF NOT TM THEN TJ=PEEK(18)*65536+PEEK(19)*256+PEEK(20)
 263 Y9=INT((TJ-T8)/(60-10*(PEEK(53268)<2))):X=INT(Y9/60):Y9=Y9-60*X
