@@ -4,8 +4,8 @@ Usage: .venv/bin/python benchmarks/autoplay_tuning.py [DEALS]
 
 Plays seeds 1..DEALS (default 3000) of 52-card deals in both variants with plain
 greedy and with the rescue policy at every rescue distance 1..3 and bonus 0..2,
-without and with its "dig" rule, and prints the win rates. docs/ENGINE.md quotes the
-output ("How the policy was chosen").
+without and with its "dig" rule, and prints the win rates. docs/notes/autoplay-policy.md
+quotes the output ("How the policy was chosen").
 """
 
 from __future__ import annotations

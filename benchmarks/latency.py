@@ -9,7 +9,7 @@ Usage:
 "Ready for the next key" is measured in the machine, not guessed from the screen: the
 program waits in the OS's keyboard GET-BYTE routine with no key pending (BASIC at its
 ``GET #2``), found in the running machine and watched with atari800's breakpoint
-(a8.emu.keywait, docs/EMULATOR.md). The time is the OS's jiffy clock (RTCLOK, one
+(a8.emu.keywait, docs/notes/emulator-atari800.md). The time is the OS's jiffy clock (RTCLOK, one
 tick a frame: 1/60 s NTSC, 1/50 s PAL) from the frame the key goes down to the
 instruction where the program asks for the next key. Nothing here knows the program's
 line numbers, its screen layout or how it draws or undoes: only the game's keys

@@ -4,7 +4,7 @@ rev. C part ways, as data.
 The toolchain follows rev. C; the tests that use the emulator compare with Altirra
 BASIC only where the two agree, and check these differences both ways: our tokenizer
 does what rev. C does (test_golden.py), the emulator does what Altirra does
-(test_oracle.py). docs/BASIC.md explains each.
+(test_oracle.py). docs/notes/altirra-basic.md explains each.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ byte placed by hand from the documented layout and written out literally, not
 with the reader under test: a reader that put anything in the wrong place would
 not read these files back.
 
-The layout (docs/ATR.md, tools/a8/disk/dos3.py): 128-byte sectors; sectors 1-9
+The layout (docs/notes/disk-formats.md, tools/a8/disk/dos3.py): 128-byte sectors; sectors 1-9
 boot, 16-23 directory (entry 0 a header: 14 zeros, the block count, $A5), 24 the
 block table (one byte per block: next block, $FD last, $FE free, $FF none);
 block n is sectors 25 + 8n to 32 + 8n.

@@ -3,7 +3,7 @@
 The emulator tests show that the loader boots in atari800 with the Altirra ROMs.
 These tests show what it relies on, which no boot in one emulator can: every
 address it reads or writes outside its own memory is one of the documented OS
-locations listed in docs/ATR.md, and it enters the ROM only through SIOV.
+locations listed in docs/notes/boot-loader.md, and it enters the ROM only through SIOV.
 They also drive the paths a healthy emulated drive seldom takes: a sector that
 reads only on the third try, one that never reads, a key that is not in the menu.
 

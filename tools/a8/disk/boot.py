@@ -1,7 +1,7 @@
 """The boot menu: a DOS-less loader in boot sectors 1-3 that runs BASIC programs.
 
 The 6502 source is ``boot.s`` next to this module (how it works is told there and in
-docs/ATR.md). It is assembled here, in-process, with Ophis (:mod:`a8.asm`); then
+docs/notes/boot-loader.md). It is assembled here, in-process, with Ophis (:mod:`a8.asm`); then
 this module fills in what depends on the disk: the sector size, the menu line, and
 for each entry its key and the first sector of its file (from the DOS 2 directory).
 The files stay ordinary DOS 2 files; only sectors 1-3 change.

@@ -5,7 +5,7 @@
 ; sectors) and appends the menu table and BASIC's first input line. The whole
 ; image must fit boot sectors 1-3 (384 bytes).
 ;
-; How it works (docs/ATR.md tells it at more length):
+; How it works (docs/notes/boot-loader.md tells it at more length):
 ;  1. The OS reads sectors 1-3 to $0700 and calls BOOT (load address + 6).
 ;  2. BOOT checks that a cartridge ROM (BASIC) answers at $BFFC; if not it
 ;     shows a message and stops. Otherwise it hooks the screen editor: the E:

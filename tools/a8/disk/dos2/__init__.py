@@ -32,7 +32,7 @@ numbers), :mod:`~a8.disk.dos2.vtoc` (bitmaps, counts, damage),
 :mod:`~a8.disk.dos2.recognise` (which disk is one, and which member),
 :mod:`~a8.disk.dos2.disk` (:class:`Dos2Disk`, reading and writing) and
 :mod:`~a8.disk.dos2.check` (``a8 atr check``). The sources of these rules, checked
-against each other and against real disks, are listed in docs/ATR.md.
+against each other and against real disks, are listed in docs/notes/disk-formats.md.
 """
 
 from a8.disk.dos2.directory import DirectoryEntry, Flag
