@@ -180,7 +180,9 @@ class Atari:
         table = self._word(HATABS_E.start + 1)
         return self._word(table + offset) + 1
 
-    def handler_call(self, offset: int, x: int, on_step: Callable[[int], None] | None = None) -> None:
+    def handler_call(
+        self, offset: int, x: int, on_step: Callable[[int], None] | None = None
+    ) -> None:
         """CIO calls a handler routine: ICIDNO holds the X it was called with."""
         self.memory.poke(ICIDNO, bytes([x]))
         assert self.call(self.handler_entry(offset), x=x, on_step=on_step) == "returned"

@@ -262,7 +262,5 @@ def menu_start_sectors(boot_sectors: bytes, menu_sector: bytes) -> list[int] | N
     table = menu_sector[offset : offset + 3 * entries] if offset >= 0 else b""
     room = len(menu_sector) - 3 - len(loader.second_stage)
     if len(table) < 3 * entries or offset + 3 * entries > room:
-        raise BootError(
-            f"boot menu: its {entries} entries run past sector {MENU_SECTOR}'s data"
-        )
+        raise BootError(f"boot menu: its {entries} entries run past sector {MENU_SECTOR}'s data")
     return [table[i + 1] | table[i + 2] << 8 for i in range(0, len(table), 3)]
