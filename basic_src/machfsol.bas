@@ -45,19 +45,24 @@
 #
 # Lines 1-3 (from 11080): the card tables of the deck size, suit by suit (S), its cards
 # C=J..J+NR1 of ranks 0..NR1 (their ranks RK and suits SU come from line 9 and 640, the
-# rest from 11040). A card's two characters in CD$ (2C+1, 2C+2):
-# the suit's ranks come at once from DL$ (line 9: from 1 as shown, from 27 in inverse
-# video for a red suit, RD=1, every second character), then each card's suit character
-# from SN$. (Atari BASIC: a string assigned from position K ends at K+its length; what
-# lay beyond stays in memory, so the ranks copied are there when the next suit character
-# is put after them.) The Aces and Kings are set apart at 640 (lines 1-3 go on there).
+# rest from 11040). A card's two characters in CD$ (2C+1, 2C+2): the suit's ranks come
+# at once from DL$ (line 9: from 1 as shown, from 27 in inverse video for a red suit,
+# RD=1, every second character), which also makes CD$ as long as the suit's cards; then
+# the suit's character from SN$ in every second place, and the King-pile tables FA, FB,
+# TA, TB of the suit in MACHFSOL.2 (from 7 on) or of every card in MACHFSOL.1 (after
+# the suits: FA(C)=C+1, TA(C)=C-1; FB and TB are 11045's), all by the 6502 routine of
+# tools/machfsol/atari/series.s (Q, 11075): X=USR(Q,A,N,V,D,K) writes N items from
+# address A, K bytes apart, the values V, V+D, V+2D...: BASIC numbers with K=6 (the
+# arrays' addresses from BA as at 11040), bytes with another K. In MACHFSOL.2 suit S's
+# first card J is followed in its King pile by FA(J)=X (1+NR in a black suit, 1 in a
+# red one) and FB(J)=X+2NR, and goes on TA and TB, one rank up (TA(J) and TB(J) of an
+# Ace are set at 640). The Aces and Kings are set apart at 640 (lines 1-3 go on there).
 0 GOTO 10000:REM MACHFSOL - TWO SOLITAIRES
-#V1 1 FOR S=0 TO 3:RD=(S=1 OR S=3):A$=SN$(S+1):J=S*NR:CD$(J+J+1)=DL$(RD*26+1,RD*26+NR+NR)
-#V2 1 FOR S=0 TO 3:RD=(S=1 OR S=3):A$=SN$(S+1):J=S*NR:CD$(J+J+1)=DL$(RD*26+1,RD*26+NR+NR):X=1+NR*(1-RD)-J
-#V1 2 FOR C=J TO J+NR1:CD$(C+C+2)=A$
-#V1 3 FA(C)=C+1:TA(C)=C-1:NEXT C:NEXT S:GOTO 640
-#V2 2 Y=X+NR+NR:Q=X-2:G=Y-2:FOR C=J TO J+NR1:CD$(C+C+2)=A$:NEXT C
-#V2 3 FOR C=J TO J+NR1*(S<2):FA(C)=C+X:FB(C)=C+Y:TA(C)=C+Q:TB(C)=C+G:NEXT C:NEXT S:GOTO 640
+#V1 1 FOR S=0 TO 3:RD=(S=1 OR S=3):J=S*NR:CD$(J+J+1)=DL$(RD*26+1,RD*26+NR+NR)
+#V2 1 FOR S=0 TO 3:RD=(S=1 OR S=3):J=S*NR:CD$(J+J+1)=DL$(RD*26+1,RD*26+NR+NR):X=1+NR*(1-RD):Y=BA+6*J
+2 G=USR(Q,ADR(CD$)+J+J+1,NR,ASC(SN$(S+1)),0,2)
+#V1 3 NEXT S:X=USR(Q,BA+2202,N,1,1,6):X=USR(Q,BA+2520,N-1,0,1,6):GOTO 640
+#V2 3 G=USR(Q,Y+2202,NR,X,1,6):G=USR(Q,Y+1578,NR,X+NR+NR,1,6):G=USR(Q,Y+2520,NR1,X-1,1,6):GOTO 7
 #
 # ------------------------------------------------------------ autoplay's moves (first: fastest)
 #
@@ -74,6 +79,10 @@
 5 GOSUB 19:GOTO 101
 6 NM=NM+1:F=0:GOSUB 12:GOTO 101
 #
+# Line 7: the end of MACHFSOL.2's line 3.
+#V1 7 REM (MACHFSOL.2: THE END OF LINE 3)
+#V2 7 G=USR(Q,Y+1890,NR,X+NR+NR-2,1,6):NEXT S:GOTO 640
+#
 # Line 8: only the screen's top Y9 lines shown (Y9 up to 10), or all (Y9=24): a 6502
 # routine (tools/machfsol/atari/display.s) cuts the display list DL short or makes it
 # whole. While a new deal or the first table is drawn, or the set-up works, the title
@@ -83,9 +92,8 @@
 8 X=USR(ADR("{CODE display.s}"),DL,Y9):RETURN
 #
 # Line 9 (from 11080): DL$, the deck's ranks as shown (L$), each followed by a place for
-# the suit, and from 27 the same in inverse video, and the first suit's ranks RK (11080
-# repeats them over the other suits); then the suits (1-3, which return).
-9 FOR I=1 TO NR:DL$(I+I-1)=L$(I,I):DL$(I+I+25)=CHR$(ASC(L$(I))+128):RK(I-1)=I-1:NEXT I:DL$(52)=" ":GOTO 1
+# the suit, and from 27 the same in inverse video; then the suits (1-3, which return).
+9 FOR I=1 TO NR:DL$(I+I-1)=L$(I,I):DL$(I+I+25)=CHR$(ASC(L$(I))+128):NEXT I:DL$(52)=" ":GOTO 1
 #
 # ------------------------------------------------------------ moving cards
 #
@@ -801,17 +809,16 @@
 # keeps arrays in the order of the DIMs (10020), with no gap, 6 bytes a number: from
 # BA=ADR(A$)+1, FF(0..51) and WT(0..53) are 106 numbers, PT(0..52) 53 from BA+636, SU(0..51)
 # from BA+954 and RK(0..51) from BA+1266. A suit's cards' SU (644) and the ranks of the
-# first suit repeated over the others' (line 9's RK(0..NR1), then 11080) come the same way,
+# first suit repeated over the others' (11080: RK(0..NR1) by series.s, see line 1) come the same way,
 # and in MACHFSOL.1 the King-pile table's FB (52: no second card to go on) and TB (53:
 # no second card to take) from BA+1578 and BA+1890 (FA and TA: line 3); KT(0..3) and
 # KH(0..3) follow TA, from BA+2826 and BA+2850 (a new deal empties the King piles: 654).
 11040 FF(0)=0:X=USR(L,BA+6,630,6):PT(0)=-1:X=USR(L,BA+642,312,6)
 #V1 11045 FB(0)=52:X=USR(L,BA+1584,306,6):TB(0)=53:X=USR(L,BA+1896,306,6)
-#V2 11045 REM (MACHFSOL.2: FB AND TB CARD BY CARD, LINE 3, AND 11085)
+#V2 11045 REM (MACHFSOL.2: FB AND TB SUIT BY SUIT, LINES 3 AND 7)
 11070 REM FA/FB: THE CARDS C MAY GO ON IN A KING PILE, TA/TB: THE CARDS THAT GO ON C
-11080 GOSUB 9:X=USR(L,BA+1266+6*NR,18*NR,6*NR)
-#V1 11085 REM (MACHFSOL.1: FA AND TA CARD BY CARD, LINE 3)
-#V2 11085 K=12*NR:X=USR(L,BA+1578+K,K,K):X=USR(L,BA+1890+K,K,K):X=USR(L,BA+2202+K,K,K):X=USR(L,BA+2514+K,K,K)
+11075 Q=ADR("{CODE series.s}")
+11080 GOSUB 9:X=USR(Q,BA+1266,NR,0,1,6):X=USR(L,BA+1266+6*NR,18*NR,6*NR)
 # In test mode the overlay's 11150 goes on: the transcript's card names CO$.
 11140 IF TM=0 THEN RETURN
 #T 11150 REM THE TRANSCRIPT'S CARD NAMES (TEST MODE ONLY): RANK LETTER, SUIT LETTER

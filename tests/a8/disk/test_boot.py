@@ -8,6 +8,7 @@ import pytest
 
 from a8.basic import tokenize
 from a8.disk.boot import (
+    MENU_SECTOR,
     RUN_COMMAND,
     BootError,
     MenuEntry,
@@ -19,6 +20,7 @@ from a8.disk.check import check_disk
 from a8.disk.dos2 import Density, Dos2Disk
 from a8.emu.emulator import EmulatorOptions, Machine, RunResult, run
 from a8.emu.script import Script
+from tests.a8.disk.corpus_disks import corpus_disk
 
 
 def marker_program(variant: int) -> bytes:
@@ -44,9 +46,44 @@ def test_loader_layout(tmp_path: Path) -> None:
     disk = menu_disk(tmp_path / "M.ATR")
     image = b"".join(disk.image.read_sector(s) for s in (1, 2, 3))
     assert image[:6] == bytes([0, 3, 0x00, 0x07]) + image[4:6]  # 3 sectors at $0700
-    assert image.endswith(b'?"\x7d1 MAChFsol 1":?"2 MAChFsol 2"\x9b' + RUN_COMMAND)
+    loader = assemble_loader()
+    assert image.startswith(loader.first_stage[:4])
+    menu = disk.image.read_sector(MENU_SECTOR)
+    line = b'?"\x7d1 MAChFsol 1":?"2 MAChFsol 2"\x9b'
+    assert menu.startswith(line + RUN_COMMAND)
+    assert menu.endswith(loader.second_stage + bytes([0, 0, len(line)]))
     assert check_disk(disk) == []
     assert assemble_loader().code == assemble_loader().code
+
+
+def test_the_menu_has_the_room_the_second_stage_leaves_in_sector_720(tmp_path: Path) -> None:
+    stage = len(assemble_loader().second_stage)
+    for density, data_bytes in ((Density.SINGLE, 125), (Density.DOUBLE, 253)):
+        disk = menu_disk(tmp_path / f"{density.value}.ATR", density)
+        room = data_bytes - stage
+        fixed = len(b'?"\x7d1 "\x9b') + len(RUN_COMMAND) + 3  # one entry, no title
+        fits = "X" * (room - fixed)
+        boot_image(disk, [MenuEntry.parse(f"MACHFSOL.1={fits}")], "")
+        with pytest.raises(BootError, match="1 bytes too long for sector 720"):
+            boot_image(disk, [MenuEntry.parse(f"MACHFSOL.1={fits}X")], "")
+    assert 125 - stage >= 60  # the games' menu takes 48
+
+
+def test_a_mydos_disk_gives_sector_720_to_the_menu_only_if_no_file_has_it() -> None:
+    disk = Dos2Disk(corpus_disk("mydos-xedisk-450").image())  # 720 free
+    disk.add_file("GAME.BAS", marker_program(1))
+    assert MENU_SECTOR in disk.free
+    install_boot_menu(disk, [MenuEntry.parse("GAME.BAS")], "")
+    assert MENU_SECTOR not in disk.free  # marked in use: MyDOS will not give it away
+    assert check_disk(disk) == []
+    full = Dos2Disk(corpus_disk("mydos-xedisk-450").image())
+    full.add_file("BIG.DAT", bytes(125 * (len(full.free) - 1)))  # all but the last free
+    full.add_file("GAME.BAS", marker_program(1))  # the last: 720
+    assert MENU_SECTOR in full.owned_sectors()
+    before = full.to_bytes()
+    with pytest.raises(BootError, match="sector 720, where the boot menu goes, is part of a file"):
+        install_boot_menu(full, [MenuEntry.parse("GAME.BAS")], "")
+    assert full.to_bytes() == before
 
 
 def test_menu_too_long(tmp_path: Path) -> None:
@@ -177,10 +214,10 @@ def test_read_error_gives_a_message(
     disk = Dos2Disk.new(source="E.ATR")
     disk.add_file("PROG.BAS", marker_program(1))
     install_boot_menu(disk, [MenuEntry.parse("PROG.BAS")], "T")  # refuses broken chains
-    table = len(assemble_loader().code)  # the menu table follows the code: key, sector
-    raw = bytearray(disk.image.read_sector(1 + table // 128))
-    raw[table % 128 + 1 : table % 128 + 3] = (800).to_bytes(2, "little")  # beyond the disk
-    disk.image.write_sector(1 + table // 128, bytes(raw))
+    raw = bytearray(disk.image.read_sector(MENU_SECTOR))
+    table = raw.index(RUN_COMMAND) + len(RUN_COMMAND)  # the menu table: key, sector
+    raw[table + 1 : table + 3] = (800).to_bytes(2, "little")  # beyond the disk
+    disk.image.write_sector(MENU_SECTOR, bytes(raw))
     path = tmp_path / "E.ATR"
     path.write_bytes(disk.to_bytes())
     status = 'OPEN #1,8,0,"H1:E.TXT":PRINT #1;PEEK(195):CLOSE #1\n'

@@ -228,7 +228,8 @@ def test_boot_menu_from_the_command_line(
     assert status == (0, "", "")
     image = disk.read_bytes()
     assert image[16:18] == bytes([0, 3])  # boot record: 3 sectors
-    assert b'?"\x7dDISK":?"1 My Game"\x9bRUN "E:"\x9b' in image[16 : 16 + 384]
+    menu = image[16 + 719 * 128 : 16 + 720 * 128]  # sector 720
+    assert menu.startswith(b'?"\x7dDISK":?"1 My Game"\x9bRUN "E:"\x9b')
     assert run(capsys, "check", str(disk))[0] == 0
     too_long = [f"--menu=GAME.BAS=A TITLE MUCH TOO LONG FOR THE BOOT SECTORS {n}" for n in range(3)]
     before = disk.read_bytes()

@@ -5,7 +5,10 @@ These tests show what it relies on, which no boot in one emulator can: every
 address it reads or writes outside its own memory is one of the documented OS
 locations listed in docs/notes/boot-loader.md, and it enters the ROM only through SIOV.
 They also drive the paths a healthy emulated drive seldom takes: a sector that
-reads only on the third try, one that never reads, a key that is not in the menu.
+reads only on the third try, one that never reads, a key that is not in the menu;
+and BASIC's LOAD through two models of CIO: one that keeps its loop state in the
+zero-page IOCB as the XL OS and AltirraOS do (the loader's shortcut copies whole
+sectors), and one that does not (the loader must serve byte by byte).
 
 The OS side is written here from the OS manuals' descriptions (addresses, the
 device control block, the handler table, the vector table's "address - 1"
@@ -20,11 +23,16 @@ from dataclasses import dataclass, field
 import pytest
 from py65.devices.mpu6502 import MPU
 
-from a8.disk.boot import MenuEntry, install_boot_menu
+from a8.disk.boot import MenuEntry, assemble_loader, install_boot_menu
 from a8.disk.dos2 import Density, Dos2Disk
 from tests.ram6502 import RecordingRam
 
 # Documented OS locations (Atari OS manual; "Mapping the Atari").
+ICCOMZ = 0x22  # CIO's zero-page IOCB: the command,
+ICBALZ = 0x24  # the buffer address (where the next byte goes),
+ICBLLZ = 0x28  # the buffer length (bytes still wanted)
+ICIDNO = 0x2E  # the X register CIO was called with
+GET_RECORD, GET_CHARACTERS = 5, 7
 SAVMSC = 0x58
 OLDADR = 0x5E  # the cursor's address in screen memory
 MEMLO = 0x02E7
@@ -46,8 +54,11 @@ CURSOR = SCREEN.start + 2 * 40 + 2
 BLOCK = 0x80  # the loading bar's block: an inverse space
 BASIC_ROM = range(0xA000, 0xC000)
 
+#: Where BASIC asks CIO to put the program (any RAM above MEMLO).
+DESTINATION = range(0x2000, 0x8000)
+ZERO_PAGE_IOCB = {ICCOMZ, ICBALZ, ICBALZ + 1, ICBLLZ, ICBLLZ + 1}
 ALLOWED_READS = {SAVMSC, SAVMSC + 1, OLDADR, OLDADR + 1, CH, DSTATS, CARTCK, *EDITRV}
-ALLOWED_READS |= set(USER_ZERO_PAGE)
+ALLOWED_READS |= set(USER_ZERO_PAGE) | ZERO_PAGE_IOCB | {ICIDNO}
 ALLOWED_WRITES = {
     MEMLO,
     MEMLO + 1,
@@ -57,6 +68,8 @@ ALLOWED_WRITES = {
     *HATABS_E,
     *USER_ZERO_PAGE,
     *SCREEN,
+    *ZERO_PAGE_IOCB - {ICCOMZ},
+    *DESTINATION,
 }
 
 KEY_1, KEY_2, KEY_3 = 0x1F, 0x1E, 0x1A  # keyboard codes of the digit keys
@@ -64,6 +77,7 @@ KEY_1, KEY_2, KEY_3 = 0x1F, 0x1E, 0x1A  # keyboard codes of the digit keys
 MENU_LINE = b'?"\x7dMenu":?"1 One":?"2 Two"\x9b'
 SENTINEL = 0xFFF0  # a return address no code lives at
 SIO_TIMEOUT = 0x8A
+MENU_SECTOR = 720
 END_OF_FILE = 0x88
 
 
@@ -76,6 +90,8 @@ class Atari:
     #: sector -> how many reads of it fail before one succeeds
     failures: dict[int, int] = field(default_factory=dict)
     sio_sectors: list[int] = field(default_factory=list)
+    #: GET BYTE calls made by cio_get
+    calls: int = 0
 
     def __post_init__(self) -> None:
         self.memory = RecordingRam(0, rom=BASIC_ROM if self.basic else range(0))
@@ -164,24 +180,59 @@ class Atari:
         table = self._word(HATABS_E.start + 1)
         return self._word(table + offset) + 1
 
+    def handler_call(
+        self, offset: int, x: int, on_step: Callable[[int], None] | None = None
+    ) -> None:
+        """CIO calls a handler routine: ICIDNO holds the X it was called with."""
+        self.memory.poke(ICIDNO, bytes([x]))
+        assert self.call(self.handler_entry(offset), x=x, on_step=on_step) == "returned"
+        assert self.mpu.x == x, "X (the IOCB) is kept for CIO"
+
     def get_bytes(self, *, line: bool = False, keys: list[int] | None = None) -> tuple[bytes, int]:
-        """GET BYTE from E: until the status is not 1 (or, for ``line``, up to an EOL);
-        ``keys`` are pressed one at a time whenever CH is empty."""
+        """GET BYTE from E: until the status is not 1 (or, for ``line``, up to an EOL),
+        as a CIO that keeps no loop state in its zero-page IOCB; ``keys`` are pressed
+        one at a time whenever CH is empty."""
         pending = list(keys or [])
 
         def press(pc: int) -> None:
             if self.memory.peek(CH) == 0xFF and pending:
                 self.memory.poke(CH, bytes([pending.pop(0)]))
 
+        self.memory.poke(ICCOMZ, bytes([GET_RECORD if line else GET_CHARACTERS]))
         data = bytearray()
         while True:
-            assert self.call(self.handler_entry(4), x=0x10, on_step=press) == "returned"
-            assert self.mpu.x == 0x10, "X (the IOCB) is kept for CIO"
+            self.handler_call(4, 0x10, press)
             if self.mpu.y != 1:
                 return bytes(data), self.mpu.y
             data.append(self.mpu.a)
             if line and self.mpu.a == 0x9B:
                 return bytes(data), self.mpu.y
+
+    def cio_get(self, command: int, length: int, at: int = DESTINATION.start) -> tuple[bytes, int]:
+        """CIO's GET loop as the XL OS and AltirraOS run it (see boot.s): the request in
+        the zero-page IOCB; after each byte the handler returns, store it at ICBALZ,
+        move ICBALZ up and ICBLLZ down; stop at 0 bytes wanted, an error or (GET
+        RECORD) an EOL. Returns the bytes stored and the last status."""
+        memory = self.memory
+        memory.poke(ICCOMZ, bytes([command]))
+        memory.poke(ICBALZ, at.to_bytes(2, "little"))
+        memory.poke(ICBLLZ, length.to_bytes(2, "little"))
+        status = 1
+        while self._word(ICBLLZ):
+            self.handler_call(4, 0x70)
+            self.calls += 1
+            status = self.mpu.y
+            if status >= 0x80:
+                break
+            address = self._word(ICBALZ)
+            memory.poke(address, bytes([self.mpu.a]))
+            memory.poke(ICBALZ, (address + 1).to_bytes(2, "little"))
+            memory.poke(ICBLLZ, (self._word(ICBLLZ) - 1).to_bytes(2, "little"))
+            if command == GET_RECORD and self.mpu.a == 0x9B:
+                break
+        got = length - self._word(ICBLLZ)
+        assert DESTINATION.start <= at and at + got <= DESTINATION.stop
+        return bytes(memory.peek(at + i) for i in range(got)), status
 
     def run_command(self, keys: list[int], menu: bytes = MENU_LINE) -> None:
         """BASIC reads its first input line, the menu, and prints it; then its second,
@@ -190,11 +241,11 @@ class Atari:
         assert self.get_bytes(line=True) == (menu, 1)
         assert self.get_bytes(line=True, keys=keys) == (b'RUN "E:"\x9b', 1)
         self.close()
-        assert self.call(self.handler_entry(0), x=0x70) == "returned"  # OPEN #7
-        assert self.mpu.y == 1 and self.mpu.x == 0x70
+        self.handler_call(0, 0x70)  # OPEN #7
+        assert self.mpu.y == 1
 
     def close(self) -> None:
-        assert self.call(self.handler_entry(2), x=0x10) == "returned"
+        self.handler_call(2, 0x10)
         assert self.mpu.y == 1
 
     def assert_only_documented_locations(self) -> None:
@@ -230,9 +281,9 @@ def test_the_chosen_program_is_served_to_basic(density: Density) -> None:
     data, status = atari.get_bytes()
     assert data == program(2, 1000) and status == END_OF_FILE
     entry = disk.find("SECOND.BAS")
-    assert atari.sio_sectors == [sector for sector, _ in disk.chain(entry)]
     atari.close()  # the program is in: E: is the OS's editor again
     assert [atari.memory.peek(a) for a in HATABS_E] == [ord("E"), 0x00, 0xE4]
+    assert atari.sio_sectors == [MENU_SECTOR] + [s for s, _ in disk.chain(entry)]
     atari.assert_only_documented_locations()
 
 
@@ -277,7 +328,7 @@ def test_a_sector_that_never_reads() -> None:
     atari.run_command([KEY_1])
     data, status = atari.get_bytes()
     assert data == b"" and status == SIO_TIMEOUT  # BASIC reports the SIO error
-    assert atari.sio_sectors == [start] * 3  # three tries, then it gives up
+    assert atari.sio_sectors == [MENU_SECTOR] + [start] * 3  # three tries, then it gives up
     screen = bytes(atari.memory.peek(SCREEN.start + i) for i in range(4, 14))
     assert screen == bytes([0x32, 0x25, 0x21, 0x24, 0, 0x25, 0x32, 0x32, 0x2F, 0x32])  # READ ERROR
     assert [atari.memory.peek(a) for a in HATABS_E] == [ord("E"), 0x00, 0xE4]
@@ -311,4 +362,83 @@ def test_without_basic_a_message_and_nothing_hooked() -> None:
     assert [atari.memory.peek(a) for a in HATABS_E] == [ord("E"), 0x00, 0xE4]
     assert atari.memory.peek(MEMLO + 1) == 0x07
     assert atari.memory.peek(CARTCK) == 0  # tested and put back: it is on the screen
+    atari.assert_only_documented_locations()
+
+
+@pytest.mark.parametrize("density", list(Density), ids=lambda d: d.value)
+@pytest.mark.parametrize(
+    "requests",
+    [
+        [14, 986],  # BASIC's LOAD: the header, then the rest
+        [1, 2, 3, 250, 256, 257, 131],  # every size around the shortcut's limits
+        [1000],
+        [600, 700],  # more than the file holds: end of file after its last byte
+    ],
+    ids=["load", "odd", "one", "past-the-end"],
+)
+def test_get_characters_through_cio_copies_whole_sectors(
+    density: Density, requests: list[int]
+) -> None:
+    disk = menu_disk(density)
+    atari = Atari(disk)
+    atari.boot()
+    atari.run_command([KEY_2])
+    data, at, status = bytearray(), DESTINATION.start, 1
+    for length in requests:
+        got, status = atari.cio_get(GET_CHARACTERS, length, at)
+        data += got
+        at += len(got)
+        if status != 1:
+            break
+    assert bytes(data) == program(2, 1000)[: sum(requests)]
+    if sum(requests) > 1000:
+        assert status == END_OF_FILE
+    sectors = len(disk.chain(disk.find("SECOND.BAS")))
+    # the shortcut starts at the second byte of a request: at most three calls for
+    # each request and each sector (its first byte, the copy, a sector's last byte)
+    assert atari.calls <= 3 * (len(requests) + sectors)
+    assert atari.calls < len(data) // 10
+    atari.assert_only_documented_locations()
+
+
+def test_a_cio_that_keeps_no_zero_page_state_gets_every_byte_one_at_a_time() -> None:
+    disk = menu_disk()
+    atari = Atari(disk)
+    atari.boot()
+    atari.run_command([KEY_1])
+    atari.memory.poke(ICBLLZ, (700).to_bytes(2, "little"))  # and never lowered
+    atari.memory.poke(ICBALZ, DESTINATION.start.to_bytes(2, "little"))
+    data, status = atari.get_bytes()
+    assert data == program(1, 700) and status == END_OF_FILE
+    assert all(atari.memory.peek(a) == 0 for a in range(DESTINATION.start, DESTINATION.start + 700))
+
+
+def test_get_record_is_never_copied_ahead() -> None:
+    """The menu lines, GET RECORD: one byte a call, so CIO stops at the EOL."""
+    atari = Atari(menu_disk())
+    atari.boot()
+    assert atari.cio_get(GET_RECORD, 120) == (MENU_LINE, 1)
+    assert atari.calls == len(MENU_LINE)
+
+
+def test_the_second_stage_is_copied_from_sector_720_at_boot() -> None:
+    disk = menu_disk()
+    atari = Atari(disk)
+    atari.boot()
+    loader = assemble_loader()
+    stage = loader.second_stage
+    start = loader.labels["stage2"]
+    in_memory = bytes(atari.memory.peek(start + i) for i in range(len(stage)))
+    assert in_memory == stage
+    assert disk.image.read_sector(MENU_SECTOR)[-3 - len(stage) : -3] == stage
+    assert atari.sio_sectors == [MENU_SECTOR]
+
+
+def test_an_unreadable_menu_sector_stops_with_a_message() -> None:
+    atari = Atari(menu_disk(), failures={MENU_SECTOR: 99})
+    assert atari.call(BOOT_ADDRESS + 6) == "halted"
+    assert atari.sio_sectors == [MENU_SECTOR] * 3
+    screen = bytes(atari.memory.peek(SCREEN.start + i) for i in range(4, 14))
+    assert screen == bytes([0x32, 0x25, 0x21, 0x24, 0, 0x25, 0x32, 0x32, 0x2F, 0x32])  # READ ERROR
+    assert [atari.memory.peek(a) for a in HATABS_E] == [ord("E"), 0x00, 0xE4]  # not hooked
     atari.assert_only_documented_locations()

@@ -206,21 +206,28 @@ def test_the_two_games_differ_only_in_title_king_rule_and_distance() -> None:
     )
     assert differing == sorted(set(tagged))
     for number in differing:
-        # Titles, the King-pile rule (its table, and in variant 2 a suit's offsets into
-        # it), and the policy's "distance" of a card, which looks at the card's own King
-        # pile in variant 1 and at every King pile in variant 2 (KH(K): the rank of King
-        # pile K's top).
-        marks = ("REM", "TL$", "FA(C)=", "KH(", "X=1+NR*(1-RD)-J", "Q=X-2", "FB(0)=52")
+        # Titles, the King-pile rule (its table FA, FB, TA, TB from BA+1578, written by
+        # series.s, and in variant 2 a suit's first values in it), and the policy's
+        # "distance" of a card, which looks at the card's own King pile in variant 1
+        # and at every King pile in variant 2 (KH(K): the rank of King pile K's top).
+        marks = ("REM", "TL$", "KH(", "X=1+NR*(1-RD)", "FB(0)=52", "+1578,", "+2202,")
         marks += ("KING PILES: DOWN FROM THE KING", "ACES AND KINGS GO UP")  # the help
         assert any(mark in one[number] or mark in two[number] for mark in marks), number
     # The King-pile rule is the table of cards each card may go on: the same suit's next
     # rank in variant 1 (and no second card: FB is 52 for all, set with TB at 11045), the
     # two next-rank cards of the other colour in variant 2 (the other colour's first
-    # suit, then two suits on: rank + 1 + NR * (1 - RD), + 2 NR).
-    assert any("FA(C)=C+1:TA(C)=C-1" in one[n] for n in differing)
+    # suit, then two suits on: rank + 1 + NR * (1 - RD), + 2 NR), written by series.s
+    # (USR(Q,A,N,V,D,6): N numbers V, V+D... from A; FA from BA+2202, FB 1578, TA 2514,
+    # TB 1890, as 11040's comment lays them out).
+    assert any("X=USR(Q,BA+2202,N,1,1,6):X=USR(Q,BA+2520,N-1,0,1,6)" in one[n] for n in differing)
     assert any("FB(0)=52:" in one[n] and "TB(0)=53:" in one[n] for n in differing)
-    assert any("X=1+NR*(1-RD)-J" in two[n] for n in differing)
-    assert any("FA(C)=C+X:FB(C)=C+Y" in two[n] and "Y=X+NR+NR" in two[n - 1] for n in differing)
+    assert any("X=1+NR*(1-RD):Y=BA+6*J" in two[n] for n in differing)
+    assert any(
+        "G=USR(Q,Y+2202,NR,X,1,6):G=USR(Q,Y+1578,NR,X+NR+NR,1,6):G=USR(Q,Y+2520,NR1,X-1,1,6)"
+        in two[n]
+        for n in differing
+    )
+    assert any("G=USR(Q,Y+1890,NR,X+NR+NR-2,1,6):NEXT S" in two[n] for n in differing)
 
 
 def test_the_real_source_generates_plain_rev_c_lines() -> None:

@@ -274,8 +274,8 @@ ALTERATIONS = {
     # variant 1's King piles off by one: a card goes on the card two ranks above it
     "king-pile-two-ranks-down": (
         1,
-        "FA(C)=C+1:TA(C)=C-1:",
-        "FA(C)=C+2:TA(C)=C-2:",
+        "X=USR(Q,BA+2202,N,1,1,6):X=USR(Q,BA+2520,N-1,0,1,6)",
+        "X=USR(Q,BA+2202,N-1,2,1,6):X=USR(Q,BA+2526,N-2,0,1,6)",
     ),
 }
 

@@ -1,10 +1,12 @@
 """The boot menu: a DOS-less loader in boot sectors 1-3 that runs BASIC programs.
 
 The 6502 source is ``boot.s`` next to this module (how it works is told there and in
-docs/notes/boot-loader.md). It is assembled here, in-process, with Ophis (:mod:`a8.asm`); then
-this module fills in what depends on the disk: the sector size, the menu line, and
-for each entry its key and the first sector of its file (from the DOS 2 directory).
-The files stay ordinary DOS 2 files; only sectors 1-3 change.
+docs/notes/boot-loader.md). It is assembled here, in-process, with Ophis
+(:mod:`a8.asm`); then this module fills in what depends on the disk: the sector size
+and the places of the buffer's contents in the loader, and in sector 720 the menu line and for each entry its key and
+the first sector of its file (from the DOS 2 directory). The files stay ordinary
+DOS 2 files; only sectors 1-3 and 720, which DOS 2.0 and 2.5 never give to a file,
+change (MyDOS, which does, must have it free: it is then marked in use).
 
 The menu is BASIC's first input line, served by the loader: ``?"<clear>TITLE":?"1
 FIRST":...``. BASIC prints it once the OS has finished starting (the XL OS polls the
@@ -32,13 +34,17 @@ if TYPE_CHECKING:  # the boot menu writes DOS 2 disks; dos2's check reads menus
 LOAD_ADDRESS = 0x0700
 BOOT_SIZE = 3 * 128
 #: BASIC's second input line, served by the hooked E: handler once a digit is pressed.
-#: It follows the menu line (the PRINTs) in the last bytes of the boot image, where
-#: the loader's sector buffer starts.
+#: It follows the menu line (the PRINTs) in the menu's sector.
 RUN_COMMAND = b'RUN "E:"\x9b'
 #: ATASCII clear screen, printed before the title.
 CLEAR = b"\x7d"
-#: The loader's copy of the editor's vector table: the sector buffer ends before it.
-HOOK_TABLE = 0x0977
+#: The loader's copy of the editor's vector table, after its variables.
+HOOK_TABLE = 0x09F0
+#: The sector buffer, right after the boot sectors: up to 256 bytes (double density).
+BUFFER = LOAD_ADDRESS + BOOT_SIZE
+MAX_SECTOR_SIZE = 256
+#: The sector that holds the menu: DOS 2.0 and 2.5 never give it to a file.
+MENU_SECTOR = 720
 EOL = 0x9B
 MAX_ENTRIES = 9
 #: Keyboard codes (as the OS stores them in CH, $02FC) of the digit keys 1-9.
@@ -54,13 +60,26 @@ class BootError(A8Error):
 
 @dataclass(frozen=True)
 class Loader:
-    """The assembled loader: its bytes (from LOAD_ADDRESS) and its labels."""
+    """The assembled loader: its bytes (from LOAD_ADDRESS) and its labels.
+
+    The bytes are the first stage, for boot sectors 1-3, then the second stage,
+    which the first copies from the end of the menu's sector to its own address.
+    """
 
     code: bytes
     labels: Mapping[str, int]
 
     def end(self) -> int:
-        return LOAD_ADDRESS + len(self.code)
+        """Where the first stage ends."""
+        return self.labels["code_end"]
+
+    @property
+    def first_stage(self) -> bytes:
+        return self.code[: self.end() - LOAD_ADDRESS]
+
+    @property
+    def second_stage(self) -> bytes:
+        return self.code[self.end() - LOAD_ADDRESS :]
 
 
 @dataclass(frozen=True)
@@ -92,8 +111,16 @@ def assemble_loader() -> Loader:
     return Loader(assembly.code, assembly.labels)
 
 
-def boot_image(disk: Dos2Disk, entries: list[MenuEntry], title: str) -> bytes:
-    """The 384 bytes of sectors 1-3 for a menu of ``entries`` on ``disk``."""
+@dataclass(frozen=True)
+class BootMenu:
+    """What ``a8 atr boot`` writes: the loader for sectors 1-3 and the menu's sector."""
+
+    boot_sectors: bytes
+    menu_sector: bytes
+
+
+def boot_image(disk: Dos2Disk, entries: list[MenuEntry], title: str) -> BootMenu:
+    """Sectors 1-3 (the loader) and sector 720 (the menu) for ``entries`` on ``disk``."""
     source = disk.image.source
     if not 1 <= len(entries) <= MAX_ENTRIES:
         raise BootError(f"{source}: the boot menu needs 1 to {MAX_ENTRIES} entries")
@@ -104,7 +131,9 @@ def boot_image(disk: Dos2Disk, entries: list[MenuEntry], title: str) -> bytes:
             )
     loader = assemble_loader()
     labels = loader.labels
-    image = bytearray(loader.code)
+    image = bytearray(loader.first_stage)
+    stage2 = loader.second_stage
+    geometry = disk.geometry
 
     table = bytearray()
     prints = [title] if title else []
@@ -115,18 +144,14 @@ def boot_image(disk: Dos2Disk, entries: list[MenuEntry], title: str) -> bytes:
     menu = ":".join(f'?"{text}"' for text in prints).encode("ascii")
     menu = menu[:2] + CLEAR + menu[2:] + bytes([EOL])  # the first PRINT clears the screen
     line = menu + RUN_COMMAND
-    if labels["table"] != loader.end():
-        raise BootError("boot.s: the menu table must follow the code")
-    image += table
-    if len(image) + len(line) > BOOT_SIZE:
+    room = geometry.data_bytes - len(stage2)
+    if len(line) + len(table) > room:
         raise BootError(
-            f"{source}: boot menu {len(image) + len(line) - BOOT_SIZE} bytes too long for "
-            "sectors 1-3 (shorten the titles or use fewer entries)"
+            f"{source}: boot menu {len(line) + len(table) - room} bytes too long for "
+            f"sector {MENU_SECTOR} (shorten the titles or use fewer entries)"
         )
-    buffer = LOAD_ADDRESS + BOOT_SIZE - len(line)
-    if buffer + disk.geometry.sector_size > HOOK_TABLE or labels["hooktab"] != HOOK_TABLE:
-        raise BootError("boot.s: the sector buffer must end before the hook table")
-    image = image.ljust(BOOT_SIZE - len(line), b"\0") + line
+    check_layout(loader)
+    image = image.ljust(BOOT_SIZE, b"\0")
 
     def patch(label: str, value: int) -> None:
         image[labels[label] + 1 - LOAD_ADDRESS] = value
@@ -134,15 +159,40 @@ def boot_image(disk: Dos2Disk, entries: list[MenuEntry], title: str) -> bytes:
     def patch_word(at: int, value: int) -> None:
         image[at - LOAD_ADDRESS : at - LOAD_ADDRESS + 2] = value.to_bytes(2, "little")
 
-    patch_word(labels["p_secsz"], disk.geometry.sector_size)
-    patch_word(labels["p_buf"], buffer)
+    patch_word(labels["p_secsz"], geometry.sector_size)
+    patch_word(labels["p_buf"], BUFFER)
     for label, offset in BUFFER_OPERANDS.items():
-        patch_word(labels[label] + 1, buffer + offset)
-    patch("p_line", len(menu))
+        patch_word(labels[label] + 1, BUFFER + offset)
+    for label, offset in TABLE_OPERANDS.items():
+        patch_word(labels[label] + 1, BUFFER + len(line) + offset)
+    patch_word(labels["p_stage"] + 1, BUFFER + room)
     patch("p_all", len(line))
     patch("p_entry3", len(table))
-    patch("p_link", disk.geometry.data_bytes)
-    return bytes(image)
+    patch("p_link", geometry.data_bytes)
+    # The second stage's own operands that read the buffer (p_buf4).
+    stage = bytearray(stage2)
+    at = labels["p_buf4"] + 1 - labels["stage2"]
+    stage[at : at + 2] = BUFFER.to_bytes(2, "little")
+    # the menu's sector reads as a file's last sector: no next one, the menu line's length
+    link = bytes([0, 0, len(menu)])
+    menu_sector = (line + table).ljust(room, b"\0") + stage + link
+    return BootMenu(bytes(image), menu_sector)
+
+
+def check_layout(loader: Loader) -> None:
+    """The memory plan boot.s and this module share (a BootError if boot.s broke it)."""
+    labels = loader.labels
+    problems = []
+    if len(loader.first_stage) > BOOT_SIZE:
+        problems.append(f"the first stage takes {len(loader.first_stage)} bytes of {BOOT_SIZE}")
+    if loader.end() > BUFFER:
+        problems.append("the first stage runs into the sector buffer")
+    if labels["stage2"] < BUFFER + MAX_SECTOR_SIZE or labels["stage2end"] > labels["lastlen"]:
+        problems.append("the second stage must lie between the buffer and the variables")
+    if labels["hooktab"] != HOOK_TABLE:
+        problems.append(f"the hook table must be at ${HOOK_TABLE:04X}")
+    if problems:
+        raise BootError("boot.s: " + "; ".join(problems))
 
 
 def loadable_start(disk: Dos2Disk, name: FileName) -> int:
@@ -162,33 +212,43 @@ def loadable_start(disk: Dos2Disk, name: FileName) -> int:
 
 
 def install_boot_menu(disk: Dos2Disk, entries: list[MenuEntry], title: str) -> None:
-    """Write the loader and its menu into boot sectors 1-3 of ``disk``."""
-    disk.write_boot(boot_image(disk, entries, title))
+    """Write the loader into boot sectors 1-3 of ``disk`` and its menu into sector 720."""
+    menu = boot_image(disk, entries, title)
+    if MENU_SECTOR in disk.owned_sectors():
+        raise BootError(
+            f"{disk.image.source}: sector {MENU_SECTOR}, where the boot menu goes, is part of "
+            "a file (MyDOS gives it to files); the image is unchanged"
+        )
+    disk.write_system_sector(MENU_SECTOR, menu.menu_sector)
+    disk.write_boot(menu.boot_sectors)
 
 
 #: Labels of the bytes boot_image patches: one-byte operands, the instructions that
-#: read the buffer (their address operand: the buffer + this offset), and words.
-PATCHED_OPERANDS = ("p_line", "p_all", "p_entry3", "p_link")
+#: read the buffer or the menu table in it (their address operand: the buffer or the
+#: table + this offset), and words.
+PATCHED_OPERANDS = ("p_all", "p_entry3", "p_link")
 BUFFER_OPERANDS = {"p_buf0": 0, "p_buf1": 0, "p_buf2": 1, "p_buf3": 2}
+TABLE_OPERANDS = {"p_table0": 0, "p_table1": 1, "p_table2": 2}
+STAGE_OPERANDS = ("p_stage",)
 PATCHED_WORDS = ("p_secsz", "p_buf")
 
 
-def menu_start_sectors(boot_sectors: bytes) -> list[int] | None:
-    """The first sectors the menu in ``boot_sectors`` loads, or None if it is not ours.
+def menu_start_sectors(boot_sectors: bytes, menu_sector: bytes) -> list[int] | None:
+    """The first sectors the menu loads, or None if ``boot_sectors`` are not our loader.
 
     The loader is recognised by its code, the patched bytes left out; the files can
     change after ``a8 atr boot`` (DOS rewrites a file elsewhere), so ``check`` uses
-    this to find menu entries that no longer start a file. A menu table that
-    cannot be ours (a damaged entry count) is a :class:`BootError`.
+    this to find menu entries that no longer start a file. A menu that cannot be
+    ours (a damaged entry count or table place) is a :class:`BootError`.
     """
     loader = assemble_loader()
     labels = loader.labels
     skipped = {labels[name] + 1 - LOAD_ADDRESS for name in PATCHED_OPERANDS}
-    for name in BUFFER_OPERANDS:
+    for name in [*BUFFER_OPERANDS, *TABLE_OPERANDS, *STAGE_OPERANDS]:
         skipped |= {labels[name] + 1 - LOAD_ADDRESS, labels[name] + 2 - LOAD_ADDRESS}
     for name in PATCHED_WORDS:
         skipped |= {labels[name] - LOAD_ADDRESS, labels[name] + 1 - LOAD_ADDRESS}
-    code = loader.code
+    code = loader.first_stage
     if len(boot_sectors) < len(code) or any(
         boot_sectors[i] != code[i] for i in range(len(code)) if i not in skipped
     ):
@@ -197,7 +257,10 @@ def menu_start_sectors(boot_sectors: bytes) -> list[int] | None:
     entries = table_bytes // 3
     if table_bytes % 3 or not 1 <= entries <= MAX_ENTRIES:
         raise BootError(f"boot menu: its table holds {table_bytes} bytes, not 3 per entry (1-9)")
-    table = boot_sectors[len(code) : len(code) + 3 * entries]
-    if len(table) < 3 * entries or len(code) + 3 * entries > BOOT_SIZE:
-        raise BootError(f"boot menu: its {entries} entries run past the boot sectors")
+    at = labels["p_table0"] + 1 - LOAD_ADDRESS
+    offset = int.from_bytes(boot_sectors[at : at + 2], "little") - BUFFER
+    table = menu_sector[offset : offset + 3 * entries] if offset >= 0 else b""
+    room = len(menu_sector) - 3 - len(loader.second_stage)
+    if len(table) < 3 * entries or offset + 3 * entries > room:
+        raise BootError(f"boot menu: its {entries} entries run past sector {MENU_SECTOR}'s data")
     return [table[i + 1] | table[i + 2] << 8 for i in range(0, len(table), 3)]

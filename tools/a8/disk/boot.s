@@ -1,14 +1,21 @@
 ; boot.s -- a DOS-less boot menu for Atari BASIC programs on a DOS 2 disk.
 ;
 ; Assembled with Ophis (ophis-asm) by a8/disk/boot.py, which then fills in the
-; parameter block below (sector size, the menu line's length, the files' start
-; sectors) and appends the menu table and BASIC's first input line. The whole
-; image must fit boot sectors 1-3 (384 bytes).
+; parameter block below (sector size, the places of the menu table and of the
+; second stage in the buffer) and writes sector 720, which DOS 2.0 and 2.5 never
+; give to a file: the menu (BASIC's first two input lines and the menu table),
+; and at its end the loader's second stage, the code that does not fit boot
+; sectors 1-3 (384 bytes) with the rest.
 ;
 ; How it works (docs/notes/boot-loader.md tells it at more length):
 ;  1. The OS reads sectors 1-3 to $0700 and calls BOOT (load address + 6).
 ;  2. BOOT checks that a cartridge ROM (BASIC) answers at $BFFC; if not it
-;     shows a message and stops. Otherwise it hooks the screen editor: the E:
+;     shows a message and stops. Otherwise it reads sector 720 into its sector
+;     buffer: boot.py writes it as the last sector of a DOS 2 file (link: no
+;     next sector, the menu line's length), so the code that reads the chosen
+;     file reads it too, and the menu is served from the buffer as the file
+;     will be. It copies the second stage from the sector's end to its place
+;     above the buffer. Then it hooks the screen editor: the E:
 ;     entry of the handler table (HATABS) is pointed at a RAM copy of the
 ;     editor's vector table whose OPEN, GET BYTE and CLOSE entries are ours, and
 ;     MEMLO is raised above the loader (DOSINI does it again after every RESET). Then
@@ -24,17 +31,30 @@
 ;     does nothing: the editor's own would clear the screen, and the menu stays)
 ;     and reads it through our GET BYTE, which follows the chosen file's DOS 2
 ;     sector chain with SIO and, every fourth sector, puts one more block of a
-;     loading bar where the cursor was, under the menu. When BASIC closes the
+;     loading bar where the cursor was, under the menu. BASIC's LOAD asks CIO
+;     for the program in blocks (GET CHARACTERS); CIO then calls GET BYTE once a
+;     byte, which costs more than the serial transfer of the sector saves. So
+;     when CIO is seen to keep its loop state in the zero-page IOCB, as the XL
+;     OS and AltirraOS do (ICBALZ: where the byte goes, ICBLLZ: bytes still
+;     wanted, lowered by one after each byte), GET BYTE copies the rest of the
+;     sector there itself, but for the one byte it returns, and moves both words
+;     on: one call a sector instead of one a byte. When BASIC closes the
 ;     file our CLOSE puts the editor's own table back: the keyboard and screen
 ;     work normally.
 ;  5. A sector that cannot be read after three tries: the hook is removed, a
 ;     message is written on the top screen line and BASIC gets the SIO status.
+;     If it is sector 720, at boot, the message stays and the machine stops.
 ;
 ; Only documented OS entry points and tables are used: HATABS and its standard
 ; order (P: C: E: S: K:), the handler vector table layout, EDITRV, SIOV, the
-; device control block, SAVMSC, OLDADR, CH, MEMLO and DOSINI.
+; device control block, SAVMSC, OLDADR, CH, MEMLO, DOSINI and CIO's zero-page
+; IOCB (ICCOMZ, ICBALZ, ICBLLZ) and ICIDNO (the X register CIO was called with).
 
 ; --- OS locations -------------------------------------------------------------
+.alias ICCOMZ  $22      ; CIO's zero-page IOCB: the command,
+.alias ICBALZ  $24      ; where the next byte goes,
+.alias ICBLLZ  $28      ; how many bytes are still wanted
+.alias ICIDNO  $2E      ; the X register CIO was called with (the IOCB x 16)
 .alias SAVMSC  $58      ; screen memory address
 .alias OLDADR  $5E      ; the cursor's address in screen memory
 .alias DDEVIC  $0300    ; device control block for SIOV
@@ -50,6 +70,8 @@
 .alias EDITRV  $E400    ; the screen editor's vector table (fixed in every OS)
 
 .alias EOL     $9B
+.alias GETCHARS 7       ; CIO's GET CHARACTERS (GET RECORD, 5, stops at an EOL)
+.alias MENUSEC 720      ; the menu's sector
 .alias MEMPAGE $0A      ; MEMLO = $0A00: BASIC's memory starts above the loader
 .alias MAXTRIES 3
 .alias BLOCK   $80      ; the loading bar's block: an inverse space (screen code)
@@ -57,20 +79,23 @@
 ; --- zero page: $CB-$D1 are left free by the OS and by BASIC -------------------
 .alias bufpos  $CB      ; next byte in the buffer
 .alias bufused $CC      ; bytes used in the buffer
-.alias savex   $CD      ; CIO's X register
+.alias count   $CD      ; bytes the second stage copies at once
 .alias tries   $CE      ; reads left before giving up; 0 until the first read
 .alias nextlo  $CF      ; the next sector of the chain (0: none)
 .alias nexthi  $D0
 .alias sectors $D1      ; sectors read so far (the loading bar: one block per four)
 
 ; --- RAM up to $0A00 (below MEMLO) -----------------------------------------------
-; The sector buffer starts at the menu line, the last bytes of the boot image
-; (a8/disk/boot.py puts it there and patches its address into the p_buf...
-; operands), so BASIC's first input line is served like the file's bytes. It
-; ends at hooktab at the latest (256-byte sectors).
-.alias buffer  $0800    ; assembled with this; boot.py patches the real address
+; The sector buffer follows the boot sectors, at $0880, 128 or 256 bytes; boot.py
+; patches its address into the p_buf... operands, the menu table's into p_table...
+; and the place of the second stage in the menu's sector into p_stage. The second
+; stage runs at $0980, above the largest buffer.
+.alias buffer  $0880    ; boot.py patches it again (a8.disk.boot.BUFFER)
+.alias table   $0880
 .data
-.org $0977
+.org $09EE
+.space lastlen 1        ; ICBLLZ's low byte as GET BYTE left it
+.space unused 1
 .space hooktab 16       ; our copy of the editor's vector table
 
 .text
@@ -91,30 +116,36 @@ nobasic: ldy #nobasend-nobasmsg+1 ; the message on the top line of the screen,
          dey
          cpy #2
          bcs -
-halt:    bcc halt
+         bcc halt
+bootfail:jsr readerr            ; the menu cannot be read: say so and stop
+halt:    bcc halt               ; (carry clear after both messages)
 
 hasbasic:
+         lda #<MENUSEC          ; the menu into the buffer: its length in
+         sta nextlo             ; bufused, no next sector, bufpos 0
+         lda #>MENUSEC
+         sta nexthi
+         jsr readsec
+         bcs bootfail
+         ldy #stage2end-stage2-1 ; the second stage to its place
+p_stage: lda buffer,y
+         sta stage2,y
+         dey
+         bpl p_stage
+         iny
+         sty tries              ; no file sector read yet
+         sty sectors
          lda #<hooktab          ; hook E:
          ldy #>hooktab
          jsr setedit
-         ldy #15
-copytab: lda EDITRV,y
-         sta hooktab,y
+         ldy #15                ; the editor's vector table, but for our OPEN,
+copytab: lda EDITRV,y           ; CLOSE and GET BYTE entries
+         cpy #6
+         bcs +
+         lda hooks,y
+*        sta hooktab,y
          dey
          bpl copytab
-         ldy #5                 ; then our OPEN, CLOSE and GET BYTE entries
-hookget: lda hooks,y
-         sta hooktab,y
-         dey
-         bpl hookget
-p_line:  lda #0                 ; the buffer holds the menu line: its length
-         sta bufused
-         lda #0
-         sta bufpos
-         sta tries              ; no sector read yet
-         sta nextlo             ; no file chosen yet
-         sta nexthi
-         sta sectors
          clc                    ; boot succeeded; on to DOSINI, as BASIC takes
                                 ; MEMLO before the OS calls DOSINI itself
 
@@ -133,15 +164,16 @@ choose:  sei                    ; no keyboard IRQ between reading and clearing C
 findkey:
 p_entry3:cpx #0                 ; 3 x number of entries
          bcs choose
-         cmp table,x
+p_table0:cmp table,x
          beq chosen
          inx
          inx
          inx
          bne findkey
-chosen:  lda table+1,x          ; the chosen file's first sector
+chosen:
+p_table1:lda table+1,x          ; the chosen file's first sector
          sta nextlo
-         lda table+2,x
+p_table2:lda table+2,x
          sta nexthi
          lda OLDADR             ; the loading bar goes where the cursor is: on
          sta p_bar+1            ; the line under the menu
@@ -152,7 +184,7 @@ p_all:   lda #0                 ; and the second line, RUN "E:", to serve
          rts
 
 ; --- the hooked handler: GET BYTE (A: the byte, Y: status; X kept for CIO) -----
-get:     stx savex
+get:
 getfile: ldy bufpos
          cpy bufused
          bcc have
@@ -166,21 +198,37 @@ getfile: ldy bufpos
 nextsec: jsr readsec
          bcc getfile
          jsr restore            ; give up: unhook, say so, return the error
-         ldy #readend-readmsg+3 ; on the top line from column 4 (BASIC's error
-errmsg:  lda readmsg-4,y        ; goes on the next line; the cursor sits at 2)
-         sta (SAVMSC),y
-         dey
-         cpy #4
-         bcs errmsg
+         jsr readerr
          ldy DSTATS             ; the error status of the last try
          bmi exit
 eof:     ldy #$88               ; end of file
          bmi exit
-have:
+
+; the shortcut: only for GET CHARACTERS, and only once CIO has lowered ICBLLZ by
+; one since the last byte served (its loop state is the zero-page IOCB)
+have:    lda ICCOMZ
+         cmp #GETCHARS
+         bne serve
+         ldx ICBLLZ
+         inx
+         cpx lastlen
+         bne serve
+         jmp fast
+serve:   ldy bufpos
 p_buf0:  lda buffer,y
          inc bufpos
+         ldx ICBLLZ
+         stx lastlen
 ok:      ldy #1
-exit:    ldx savex
+exit:    ldx ICIDNO             ; X as CIO gave it
+         rts
+
+readerr: ldy #readend-readmsg+3 ; "READ ERROR" on the top line from column 4
+errmsg:  lda readmsg-4,y        ; (BASIC's error goes on the next line; the
+         sta (SAVMSC),y         ; cursor sits at 2)
+         dey
+         cpy #4
+         bcs errmsg
          rts
 
 ; --- the hooked handler: CLOSE, and OPEN (which does nothing) --------------------
@@ -254,6 +302,53 @@ readend:
 nobasmsg:                       ; "NEEDS BASIC" in screen codes
          .byte $2E,$25,$25,$24,$33,0,$22,$21,$33,$29,$23
 nobasend:
-; a8/disk/boot.py appends here: the menu table (per entry: key code, first sector
-; low, high), then the menu line at the end of the image, where the buffer starts.
-table:
+; Sector 720, written by a8/disk/boot.py: the menu line, RUN "E:", the menu table
+; (per entry: key code, first sector low, high), the second stage at the end of
+; its data, and the link of a file's last sector whose byte count is the menu
+; line's length.
+code_end:
+
+; --- the second stage: copied at boot from sector 720 to $0980 -----------------
+; GET BYTE's shortcut (see "have"): copy the rest of the sector but the byte that
+; is served, or fewer if CIO wants fewer, where CIO would put them, and move
+; ICBALZ and ICBLLZ on as CIO would have.
+.org $0980
+stage2:
+fast:    lda bufused            ; the bytes left in the buffer but the one served:
+         clc
+         sbc bufpos             ; bufused - bufpos - 1
+         ldx ICBLLZ+1
+         bne +                  ; 256 or more wanted: the buffer limits
+         ldx ICBLLZ             ; fewer: all wanted but the one served (CIO
+         dex                    ; stores that one itself)
+         stx count
+         cmp count
+         bcc +
+         txa
+*        sta count
+         tax
+         beq done
+         ldx bufpos
+         ldy #0
+copy:
+p_buf4:  lda buffer,x
+         sta (ICBALZ),y
+         inx
+         iny
+         cpy count
+         bne copy
+         stx bufpos
+         tya                    ; the zero-page IOCB moves on by count
+         clc
+         adc ICBALZ
+         sta ICBALZ
+         bcc +
+         inc ICBALZ+1
+*        lda ICBLLZ
+         sec
+         sbc count
+         sta ICBLLZ
+         bcs done
+         dec ICBLLZ+1
+done:    jmp serve
+stage2end:

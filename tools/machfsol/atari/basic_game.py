@@ -51,7 +51,7 @@ from importlib.resources.abc import Traversable
 from a8.basic.atascii import from_text
 from a8.basic.convert import LARGEST_LISTING
 from a8.reading import read_at_most
-from machfsol.atari import display, fill, key_queue, screen_sum, screen_text, shuffle
+from machfsol.atari import display, fill, key_queue, screen_sum, screen_text, series, shuffle
 from machfsol.atari.constant_pool import pool_constants
 from machfsol.atari.places import default_source
 from machfsol.errors import MachfsolError
@@ -84,6 +84,7 @@ _MACHINE_CODE = {
     f"{shuffle.SOURCE_NAME} finder": shuffle.finder_spelling,
     f"{shuffle.SOURCE_NAME} routine": shuffle.routine_spelling,
     fill.SOURCE_NAME: fill.code_spelling,
+    series.SOURCE_NAME: series.code_spelling,
     display.SOURCE_NAME: display.code_spelling,
     screen_sum.SOURCE_NAME: screen_sum.code_spelling,
     screen_text.SOURCE_NAME: screen_text.code_spelling,

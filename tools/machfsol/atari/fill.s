@@ -17,9 +17,9 @@
 ; The game's set-up, before it draws the first table, gives this way every card's
 ; forced foundation FF and "wanted" count WT their 0, its King pile PT its -1, the
 ; cards of a suit their suit SU, the other suits the first suit's ranks RK, and the
-; King-pile table its columns that are the same for every card (MACHFSOL.1) or repeat
-; from two suits to the other two (MACHFSOL.2): some 300 BASIC statements fewer, about
-; 70 frames on the genuine machine.
+; King-pile table its columns that are the same for every card (MACHFSOL.1): some
+; 300 BASIC statements fewer, about 70 frames on the genuine machine (series.s
+; writes the tables that change from card to card).
 ;
 ; What the BASIC numbers mean is the game's business; this only copies bytes. It
 ; runs in its string, wherever BASIC keeps the program (position independent: no

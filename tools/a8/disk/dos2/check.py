@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from a8.disk.boot import BootError, menu_start_sectors
+from a8.disk.boot import MENU_SECTOR, BootError, menu_start_sectors
 from a8.disk.dos2.chain import ChainFault
 from a8.disk.dos2.directory import (
     VALID_FILE_FLAGS,
@@ -269,9 +269,11 @@ class _Dos2Checker(Checker):
 
     def check_boot_menu(self) -> None:
         """A boot menu of :mod:`a8.disk.boot` must still point at the files' first sectors."""
-        boot = b"".join(self.disk.image.read_sector(s) for s in (1, 2, 3))
+        image = self.disk.image
+        boot = b"".join(image.read_sector(s) for s in (1, 2, 3))
+        menu = image.read_sector(MENU_SECTOR) if image.sector_count >= MENU_SECTOR else b""
         try:
-            starts = menu_start_sectors(boot)
+            starts = menu_start_sectors(boot, menu)
         except BootError as error:
             self.report(ProblemKind.BOOT_MENU, str(error))
             return

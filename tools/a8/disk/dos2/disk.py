@@ -350,6 +350,21 @@ class Dos2Disk(WritableFileSystem[DirectoryEntry]):
         flag = entry.flag | Flag.LOCKED if locked else entry.flag & ~Flag.LOCKED
         write_entry(self.image, replace(entry, flag=int(flag)))
 
+    def write_system_sector(self, sector: int, data: bytes) -> None:
+        """Write ``data`` into ``sector``, one DOS never gives to a file (DOS 2.0 and 2.5:
+        720). On MyDOS, which does, the sector must be free: it is then marked in use."""
+        self._writable()
+        geometry = self.geometry
+        if sector not in system_sectors(geometry):
+            if sector in self.owned_sectors():
+                raise Dos2Error(
+                    f"{self.source}: sector {sector} is part of a file; the image is unchanged"
+                )
+            if sector in self.free:
+                self.free.discard(sector)
+                write_vtoc(self.image, geometry, self.free)
+        self.image.write_sector(sector, data)
+
     def write_boot(self, code: bytes) -> None:
         """Put ``code`` (at most 384 bytes) in boot sectors 1-3."""
         self._writable()
