@@ -49,7 +49,8 @@
 # at once from DL$ (line 9: from 1 as shown, from 27 in inverse video for a red suit,
 # RD=1, every second character), which also makes CD$ as long as the suit's cards; then
 # the suit's character from SN$ in every second place, and the King-pile tables FA, FB,
-# TA, TB of the suit in MACHFSOL.2 (from 7 on) or of every card in MACHFSOL.1 (after
+# TA, TB of the suit in MACHFSOL.2 (Y: FB(J), from BA+1578; TB, FA and TA 312, 624
+# and 936 bytes on; TA from J+1) or of every card in MACHFSOL.1 (after
 # the suits: FA(C)=C+1, TA(C)=C-1; FB and TB are 11045's), all by the 6502 routine of
 # tools/machfsol/atari/series.s (Q, 11075): X=USR(Q,A,N,V,D,K) writes N items from
 # address A, K bytes apart, the values V, V+D, V+2D...: BASIC numbers with K=6 (the
@@ -59,10 +60,11 @@
 # Ace are set at 640). The Aces and Kings are set apart at 640 (lines 1-3 go on there).
 0 GOTO 10000:REM MACHFSOL - TWO SOLITAIRES
 #V1 1 FOR S=0 TO 3:RD=(S=1 OR S=3):J=S*NR:CD$(J+J+1)=DL$(RD*26+1,RD*26+NR+NR)
-#V2 1 FOR S=0 TO 3:RD=(S=1 OR S=3):J=S*NR:CD$(J+J+1)=DL$(RD*26+1,RD*26+NR+NR):X=1+NR*(1-RD):Y=BA+6*J
-2 G=USR(Q,ADR(CD$)+J+J+1,NR,ASC(SN$(S+1)),0,2)
+#V2 1 FOR S=0 TO 3:RD=(S=1 OR S=3):J=S*NR:CD$(J+J+1)=DL$(RD*26+1,RD*26+NR+NR):X=1+NR*(1-RD):Y=BA+6*J+1578
+#V1 2 G=USR(Q,ADR(CD$)+J+J+1,NR,ASC(SN$(S+1)),0,2)
+#V2 2 G=USR(Q,ADR(CD$)+J+J+1,NR,ASC(SN$(S+1)),0,2):G=USR(Q,Y,NR,X+NR+NR,1,6):G=USR(Q,Y+312,NR,X+NR+NR-2,1,6)
 #V1 3 NEXT S:X=USR(Q,BA+2202,N,1,1,6):X=USR(Q,BA+2520,N-1,0,1,6):GOTO 640
-#V2 3 G=USR(Q,Y+2202,NR,X,1,6):G=USR(Q,Y+1578,NR,X+NR+NR,1,6):G=USR(Q,Y+2520,NR1,X-1,1,6):GOTO 7
+#V2 3 G=USR(Q,Y+624,NR,X,1,6):G=USR(Q,Y+942,NR1,X-1,1,6):NEXT S:GOTO 640
 #
 # ------------------------------------------------------------ autoplay's moves (first: fastest)
 #
@@ -78,10 +80,6 @@
 4 NM=NM+1:F=0:ON SR GOTO 5:GOSUB 20:GOSUB 39:GOTO 101
 5 GOSUB 19:GOTO 101
 6 NM=NM+1:F=0:GOSUB 12:GOTO 101
-#
-# Line 7: the end of MACHFSOL.2's line 3.
-#V1 7 REM (MACHFSOL.2: THE END OF LINE 3)
-#V2 7 G=USR(Q,Y+1890,NR,X+NR+NR-2,1,6):NEXT S:GOTO 640
 #
 # Line 8: only the screen's top Y9 lines shown (Y9 up to 10), or all (Y9=24): a 6502
 # routine (tools/machfsol/atari/display.s) cuts the display list DL short or makes it
@@ -621,19 +619,20 @@
 # time is the game's own: from the step's last key typed (T0) to its next GET, summed
 # in T3 from the step that deals (DQ=1 until its end, then 2: T1 is its time; -1 for
 # none). Keys click on the OS's keyboard GET: not here (NOCLIK).
-#T 7000 DIM CO$(104),PN$(70),SS$(900)
+#T 7000 DIM CO$(104),PN$(76),SS$(900)
 #T 7005 PN$="S  W  T1 T2 T3 T4 T5 T6 T7 T8 AS AH AC AD KS KH KC KD M F WON LOSTSHCD":GOSUB 10150:GOSUB 11150
-#T 7010 K9=0:NS=0:DQ=0:T0=0:T3=0:CK=0:POKE 731,1:TRAP 7900:INPUT #4;L$:IF L$<>"MFTEST 4" THEN 7880
+#T 7010 K9=0:NS=0:DQ=0:T0=0:T3=0:CK=0:POKE 731,1:TRAP 7900:INPUT #4;L$:IF L$<>"MFTEST 5" THEN 7880
 #T 7020 GOTO 6000
 # (The program's line 203 calls 7200, in test mode only: IF TM THEN GOSUB 7200.)
 #T 7200 GOSUB 7690:T3=T3+TJ-T0:IF DQ=1 THEN T1=T3:DQ=2
+#T 7202 IF LEN(PN$)>70 THEN POSITION 0,23:? "TEST DEAL ";VAL(PN$(71,73));" OF ";VAL(PN$(74,76));
 #T 7205 NS=NS+1:C9=USR(ADR("{CODE screen_sum.s}")):SS$(NS+NS-1)=CHR$(INT(C9/256)):SS$(NS+NS)=CHR$(C9-256*INT(C9/256))
 #T 7210 TRAP 7800:INPUT #4;L$:TRAP 7900:IF L$="END" THEN 7800
 #T 7220 IF L$="T" THEN 7500
 #T 7230 IF L$(1,2)="D " THEN DQ=1:T3=0:GOTO 7250
 #T 7232 IF L$(1,2)="B " THEN DQ=2:T1=-1:T3=0:GOTO 7250
 #T 7235 IF L$(1,2)="C " THEN 7700
-#T 7236 IF L$(1,2)="S " THEN 7300
+#T 7236 IF L$(1,2)="S " THEN 7290
 #T 7240 IF L$(1,2)<>"K " THEN 7880
 #T 7250 IF CK THEN CK=0:C9=USR(KI,2,60)
 #T 7255 FOR I=3 TO LEN(L$):C9=USR(KI,2,ASC(L$(I))-48):NEXT I:GOSUB 7690:T0=TJ:TM=TM+60-10*(PEEK(53268)<2):RETURN
@@ -641,6 +640,7 @@
 # the table before (so a deal's lines play the same after a boot): the keys that make
 # them (CAPS, then O, D until the deck size, S, RETURN), a step of their own when the
 # deck or the style differ; else CAPS (CK=1) goes first in the next step.
+#T 7290 PN$(71)=L$(10,12):PN$(74)=L$(14,16)
 #T 7300 X=VAL(L$(3,4)):Z=(L$(6,6)="S"):CK=((L$(8,8)="L")<>(PEEK(702)=0)):IF X=N AND Z=SY THEN 7210
 #T 7310 L$="K 8":Y=N
 #T 7320 IF Y<>X THEN Y=Y-4:Y=Y+36*(Y<20):L$(LEN(L$)+1)="j":GOTO 7320
@@ -815,7 +815,7 @@
 # KH(0..3) follow TA, from BA+2826 and BA+2850 (a new deal empties the King piles: 654).
 11040 FF(0)=0:X=USR(L,BA+6,630,6):PT(0)=-1:X=USR(L,BA+642,312,6)
 #V1 11045 FB(0)=52:X=USR(L,BA+1584,306,6):TB(0)=53:X=USR(L,BA+1896,306,6)
-#V2 11045 REM (MACHFSOL.2: FB AND TB SUIT BY SUIT, LINES 3 AND 7)
+#V2 11045 REM (MACHFSOL.2: FB AND TB SUIT BY SUIT, LINES 2 AND 3)
 11070 REM FA/FB: THE CARDS C MAY GO ON IN A KING PILE, TA/TB: THE CARDS THAT GO ON C
 11075 Q=ADR("{CODE series.s}")
 11080 GOSUB 9:X=USR(Q,BA+1266,NR,0,1,6):X=USR(L,BA+1266+6*NR,18*NR,6*NR)

@@ -210,7 +210,8 @@ def test_the_two_games_differ_only_in_title_king_rule_and_distance() -> None:
         # series.s, and in variant 2 a suit's first values in it), and the policy's
         # "distance" of a card, which looks at the card's own King pile in variant 1
         # and at every King pile in variant 2 (KH(K): the rank of King pile K's top).
-        marks = ("REM", "TL$", "KH(", "X=1+NR*(1-RD)", "FB(0)=52", "+1578,", "+2202,")
+        marks = ("REM", "TL$", "KH(", "X=1+NR*(1-RD)", "FB(0)=52", "NR,X+NR+NR", "+2202,")
+        marks += ("Y+624,NR,X,1,6",)
         marks += ("KING PILES: DOWN FROM THE KING", "ACES AND KINGS GO UP")  # the help
         assert any(mark in one[number] or mark in two[number] for mark in marks), number
     # The King-pile rule is the table of cards each card may go on: the same suit's next
@@ -218,16 +219,14 @@ def test_the_two_games_differ_only_in_title_king_rule_and_distance() -> None:
     # two next-rank cards of the other colour in variant 2 (the other colour's first
     # suit, then two suits on: rank + 1 + NR * (1 - RD), + 2 NR), written by series.s
     # (USR(Q,A,N,V,D,6): N numbers V, V+D... from A; FA from BA+2202, FB 1578, TA 2514,
-    # TB 1890, as 11040's comment lays them out).
+    # TB 1890, as 11040's comment lays them out; in variant 2 from Y, suit S's FB(J)).
     assert any("X=USR(Q,BA+2202,N,1,1,6):X=USR(Q,BA+2520,N-1,0,1,6)" in one[n] for n in differing)
     assert any("FB(0)=52:" in one[n] and "TB(0)=53:" in one[n] for n in differing)
-    assert any("X=1+NR*(1-RD):Y=BA+6*J" in two[n] for n in differing)
+    assert any("X=1+NR*(1-RD):Y=BA+6*J+1578" in two[n] for n in differing)
     assert any(
-        "G=USR(Q,Y+2202,NR,X,1,6):G=USR(Q,Y+1578,NR,X+NR+NR,1,6):G=USR(Q,Y+2520,NR1,X-1,1,6)"
-        in two[n]
-        for n in differing
+        "G=USR(Q,Y,NR,X+NR+NR,1,6):G=USR(Q,Y+312,NR,X+NR+NR-2,1,6)" in two[n] for n in differing
     )
-    assert any("G=USR(Q,Y+1890,NR,X+NR+NR-2,1,6):NEXT S" in two[n] for n in differing)
+    assert any("G=USR(Q,Y+624,NR,X,1,6):G=USR(Q,Y+942,NR1,X-1,1,6)" in two[n] for n in differing)
 
 
 def test_the_real_source_generates_plain_rev_c_lines() -> None:
@@ -257,14 +256,14 @@ def test_test_mode_configuration_spells_each_steps_keys_and_ends_each_deal() -> 
     deals = [Deal(52, 12), Deal(40, 7, "L", spanish=True)]
     steps = list(expected_steps(1, deals))
     lines = config_text(deals, steps).split(b"\x9b")
-    assert lines[0] == b"MFTEST 4" and lines[-2:] == [b"END", b""]
-    assert lines[1] == b"S 52 F U"
+    assert lines[0] == b"MFTEST 5" and lines[-2:] == [b"END", b""]
+    assert lines[1] == b"S 52 F U 001 002"  # deal 1 of 2
     # deal 12: N 1 2 RETURN (N is key code 35, 1 is 31, 2 is 30, RETURN 12: each plus 48)
     assert lines[2] == b"D " + bytes([35 + 48, 31 + 48, 30 + 48, 12 + 48])
     first_t = lines.index(b"T")
     assert first_t == len(steps[0]) + 1  # a line a step, but the first table has none
     # deal 2: its table and case; the overlay types CAPS, O, D three times, S, RETURN
-    assert lines[first_t + 1] == b"S 40 S L"
+    assert lines[first_t + 1] == b"S 40 S L 002 002"
     assert steps[1][0].keys == ("CAPS", "O", "D", "D", "D", "S", "RETURN")
     assert steps[1][0].from_state == 7  # all of them: no step line
     assert lines[first_t + 2][:2] == b"D "
@@ -272,6 +271,12 @@ def test_test_mode_configuration_spells_each_steps_keys_and_ends_each_deal() -> 
     # deal 1 is on the table at the start: its first move begins it
     first = config_text([Deal(52, 1)], list(expected_steps(1, [Deal(52, 1)]))).split(b"\x9b")
     assert first[2].startswith(b"B ")
+    # the screens after each deal's S line show which deal of how many is in play
+    assert steps[0][0].screen is not None and steps[0][0].screen.progress is None
+    assert all(s.screen is None or s.screen.progress == (1, 2) for s in steps[0][1:])
+    assert all(s.screen is None or s.screen.progress == (2, 2) for s in steps[1])
+    shown = next(s.screen for s in steps[1] if s.screen is not None)
+    assert bytes(shown.rows[23]).rstrip() == b"TEST DEAL 2 OF 2"
 
 
 def test_a_deal_of_too_many_steps_is_refused() -> None:

@@ -76,7 +76,7 @@ def test_the_game_disk_boots_into_the_game(
     assert main(["build", "-o", str(disk)]) == 0
     hdir = tmp_path / "h"
     hdir.mkdir()
-    (hdir / "MFTEST.CFG").write_bytes(b"MFTEST 4\x9bEND\x9b")
+    (hdir / "MFTEST.CFG").write_bytes(b"MFTEST 5\x9bEND\x9b")
     (hdir / "MFTEST.LST").write_bytes(to_atascii(overlay_listing()))
     script = (
         Script()

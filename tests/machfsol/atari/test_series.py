@@ -87,6 +87,10 @@ def test_the_addresses_the_source_gives_are_its_dim_s() -> None:
     for name, last in re.findall(r"(\w+)\((\d+)\)", dim.group(1)):
         offsets[name] = at
         at += 6 * (int(last) + 1)
-    calls = set(re.findall(r"USR\(Q,(?:BA|Y)\+(\d+),", text))
-    named = {offsets["RK"], offsets["FA"], offsets["FB"], offsets["TA"] + 6, offsets["TB"]}
-    assert {int(c) for c in calls} == named
+    calls = {int(c) for c in re.findall(r"USR\(Q,BA\+(\d+),", text)}
+    assert calls == {offsets["RK"], offsets["FA"], offsets["TA"] + 6}  # MACHFSOL.1's
+    base = re.search(r"Y=BA\+6\*J\+(\d+)", text)  # MACHFSOL.2's: suit S's FB(J)
+    assert base is not None and int(base.group(1)) == offsets["FB"]
+    fb = offsets["FB"]
+    from_y = {0, *(int(c) for c in re.findall(r"USR\(Q,Y\+(\d+),", text))}
+    assert from_y == {0, offsets["TB"] - fb, offsets["FA"] - fb, offsets["TA"] + 6 - fb}

@@ -47,7 +47,7 @@ def test_the_transcripts_and_the_report_are_read_back(tmp_path: Path) -> None:
     assert run.frames == 420  # the first look after frame 400: looks every 30 from 240
     typed = TypeText('ENTER "H1:MACHFSOL.LST"\n').frames()
     assert machine.fed[: BOOT_FRAMES + len(typed)] == [IDLE] * BOOT_FRAMES + typed
-    assert (tmp_path / CONFIG_NAME).read_bytes().startswith(b"MFTEST 4\x9bS 52 F U\x9b")
+    assert (tmp_path / CONFIG_NAME).read_bytes().startswith(b"MFTEST 5\x9bS 52 F U 001 ")
     assert (tmp_path / "MACHFSOL.LST").read_bytes() == b"10 REM\x9bRUN\x9b"
 
 

@@ -4,6 +4,8 @@ them; these check the steps themselves)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from machfsol.atari.screen_model import END_KEYS
@@ -129,7 +131,9 @@ def test_hints_undos_and_play_all() -> None:
 def test_the_long_way_to_a_deal_number() -> None:
     (steps,) = _steps(1, Deal(52, 65537, "N"))
     escape, random_deal, deal = steps[1:4]
-    assert escape.keys == ("N", "ESC") and _sum(escape) == _sum(steps[0])
+    assert escape.keys == ("N", "ESC") and escape.screen is not None
+    assert steps[0].screen is not None  # the same table; the boot's comes before "deal 1 of 1"
+    assert escape.screen.checksum() == replace(steps[0].screen, progress=(1, 1)).checksum()
     assert random_deal.keys == ("N", "RETURN") and random_deal.screen is None
     too_large = tuple(str(LARGEST_DEAL + 1))
     assert deal.keys == (

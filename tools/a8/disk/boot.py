@@ -3,10 +3,11 @@
 The 6502 source is ``boot.s`` next to this module (how it works is told there and in
 docs/notes/boot-loader.md). It is assembled here, in-process, with Ophis
 (:mod:`a8.asm`); then this module fills in what depends on the disk: the sector size
-and the places of the buffer's contents in the loader, and in sector 720 the menu line and for each entry its key and
-the first sector of its file (from the DOS 2 directory). The files stay ordinary
-DOS 2 files; only sectors 1-3 and 720, which DOS 2.0 and 2.5 never give to a file,
-change (MyDOS, which does, must have it free: it is then marked in use).
+and the places of the buffer's contents in the loader, and in sector 720 the menu line
+and for each entry its key and the first sector of its file (from the DOS 2
+directory). The files stay ordinary DOS 2 files; only sectors 1-3 and 720, which DOS
+2.0 and 2.5 never give to a file, change (MyDOS, which does, must have it free: it
+is then marked in use).
 
 The menu is BASIC's first input line, served by the loader: ``?"<clear>TITLE":?"1
 FIRST":...``. BASIC prints it once the OS has finished starting (the XL OS polls the

@@ -21,7 +21,9 @@ The 24 rows of 40 characters, in ATASCII (red cards and suits in inverse video, 
 * 13 the suits' names; 15 ``STOCK n`` (the count at column 6), the discard pile's key
   ``0`` at 12, ``DISCARD`` and its top and size at 22; 16 ``MOVES n``, and at a game's
   end ``TIME m:ss`` at 12;
-* 17 the message line, 18 the end's keys, 20-22 the keys' help.
+* 17 the message line, 18 the end's keys, 20-22 the keys' help;
+* 23, in the test mode only, once it has read the deal's ``S`` line: ``TEST DEAL k OF
+  n`` (which deal of the configuration's is in play: on a test disk, of the disk's).
 """
 
 from __future__ import annotations
@@ -155,6 +157,9 @@ class Screen:
     #: The time the game took, in seconds, shown at its end next to the moves (None:
     #: not shown).
     time: int | None = None
+    #: In the test mode, the deal in play and how many the configuration has (None:
+    #: not shown; the first table at a boot comes before it).
+    progress: tuple[int, int] | None = None
     rows: list[bytearray] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -218,6 +223,8 @@ class Screen:
         if self.end_keys:
             put(18, 0, END_KEYS)
         put(20, 0, f"PICK 1-{tableau_size} 0 QWER, THEN A OR QWER")
+        if self.progress is not None:
+            put(23, 0, "TEST DEAL {} OF {}".format(*self.progress))
         put(21, 0, HELP[0])
         put(22, 0, HELP[1])
         return rows

@@ -13,11 +13,12 @@ string dimensioned, what a player has free.
 
 Configuration format (ATASCII lines, :func:`config_text`)::
 
-    MFTEST 4            the magic line (format version 4)
-    S 40 S L            before each deal: its table and case (40 cards, Spanish,
+    MFTEST 5            the magic line (format version 5)
+    S 40 S L 003 040    before each deal: its table and case (40 cards, Spanish,
                         lower case): the overlay types CAPS, O, D ..., S, RETURN as
                         far as the table differs (so a deal plays the same after a
-                        boot as after the deals before it)
+                        boot as after the deals before it); and which deal of how
+                        many it is, shown on the screen's last line from then on
     D SON<              a step that deals: its keys (N 1 2 RETURN), each its
                         keyboard code plus 48
     K Oo                a step: its keys (1, then A)
@@ -73,7 +74,9 @@ LISTING_NAME = "MACHFSOL.LST"
 #: The test mode's overlay, which the program ENTERs (see the module docstring).
 OVERLAY_NAME = "MFTEST.LST"
 PROGRAM_NAME = "MACHFSOL.BAS"
-MAGIC = "MFTEST 4"
+MAGIC = "MFTEST 5"
+#: Deals one configuration may hold: the S line's count has three digits.
+MAX_DEALS = 999
 #: The screens the overlay keeps for one transcript (its array SS).
 MAX_SCREENS = 450
 EOL = b"\x9b"
@@ -130,17 +133,20 @@ def config_text(
     coverage_map: tuple[int, int] | None = None,
 ) -> bytes:
     """The MFTEST.CFG file for these deals and their steps (ATASCII line ends): an
-    ``S`` line with each deal's table and case, then a ``K`` line with each step's
-    keys (``D`` for the step that deals, whose time is the deal's; ``B`` for the first
-    step of a deal played on the table as it is; the keys the ``S`` line makes the
-    overlay type left out), a ``T`` line after each deal's last step (its transcript is
-    written then); with ``coverage_map`` (address, bytes), a ``C`` line last: write
-    that map of the lines run (:mod:`machfsol.atari.coverage`)."""
+    ``S`` line with each deal's table and case and its number of how many, then a
+    ``K`` line with each step's keys (``D`` for the step that deals, whose time is the
+    deal's; ``B`` for the first step of a deal played on the table as it is; the keys
+    the ``S`` line makes the overlay type left out), a ``T`` line after each deal's
+    last step (its transcript is written then); with ``coverage_map`` (address,
+    bytes), a ``C`` line last: write that map of the lines run
+    (:mod:`machfsol.atari.coverage`)."""
     lines = [MAGIC]
-    for deal, steps in zip(deals, steps_of, strict=True):
+    if len(deals) > MAX_DEALS:
+        raise AtariTestModeError(f"{len(deals)} deals in one configuration: at most {MAX_DEALS}")
+    for number, (deal, steps) in enumerate(zip(deals, steps_of, strict=True), start=1):
         style = "S" if deal.spanish else "F"
         case = "L" if "L" in deal.extras else "U"
-        lines.append(f"S {deal.deck_size:02d} {style} {case}")
+        lines.append(f"S {deal.deck_size:02d} {style} {case} {number:03d} {len(deals):03d}")
         if len(steps) > MAX_SCREENS:
             raise AtariTestModeError(
                 f"{steps[-1].what}: {len(steps)} steps in one deal; the test mode "

@@ -166,6 +166,8 @@ class Session:
     end_time: int = 0
     #: The deal in play was restarted (T) already.
     _restarted: bool = False
+    #: Which deal of how many is in play, as the test mode shows it (its ``S`` line).
+    progress: tuple[int, int] | None = None
     _steps: list[Step] = field(default_factory=list)
 
     def screen(self, position: Position, **message: object) -> Screen:
@@ -177,6 +179,7 @@ class Session:
             won=self.won,
             played=self.played,
             time=self.end_time if self.ended else None,
+            progress=self.progress,
             **message,  # type: ignore[arg-type]
         )
 
@@ -210,13 +213,15 @@ class Session:
         self.ended = False
         return self.screen(self.position)
 
-    def steps(self, deal: Deal) -> list[Step]:
+    def steps(self, deal: Deal, progress: tuple[int, int] | None = None) -> list[Step]:
         """The steps of ``deal``, with the screen each must leave: the list its
-        transcript's SCREEN lines must match."""
+        transcript's SCREEN lines must match. ``progress``: which deal of how many
+        it is, which the test mode shows from the deal's ``S`` line on."""
         self._steps = []
         if not self.started:
             self._step("the first table (deal 1)", (), self._first_table())
             self.started = True
+        self.progress = progress
         case: list[str] = []
         if ("L" in deal.extras) != self.lower:
             self.lower = not self.lower
@@ -570,9 +575,18 @@ def keys_for(position: Position, move: Move) -> tuple[str, ...]:
     return (source_key(move.source), destination_key(move.destination))
 
 
-def expected_steps(game: int, deals: Sequence[Deal], *, as_is: bool = True) -> Iterator[list[Step]]:
+def expected_steps(
+    game: int,
+    deals: Sequence[Deal],
+    *,
+    as_is: bool = True,
+    first: int = 1,
+    total: int | None = None,
+) -> Iterator[list[Step]]:
     """For each deal of one boot, in order, the steps its transcript records
-    (``as_is``: see :attr:`Session.as_is`)."""
+    (``as_is``: see :attr:`Session.as_is`). The deals are numbers ``first``... of
+    ``total`` (default: these deals) in the configuration the test mode shows them of."""
     session = Session(game, as_is=as_is)
-    for deal in deals:
-        yield session.steps(deal)
+    count = len(deals) if total is None else total
+    for number, deal in enumerate(deals, start=first):
+        yield session.steps(deal, (number, count))

@@ -168,7 +168,7 @@ def _program(
         while end < len(own) and _boot_of(recording.boots, own[end][0]) == boot:
             end += 1
         session = deals[start:end]
-        steps = expected_steps(game, session, as_is=False)
+        steps = expected_steps(game, session, as_is=False, first=start + 1, total=len(deals))
         for (_, record), deal, deal_steps in zip(own[start:end], session, steps, strict=True):
             results.append(_judged(record, game, deal, deal_steps, source))
         start = end
