@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from a8.basic.bcd import parse
@@ -33,6 +33,7 @@ def run_series(start: int, count: int, first: int, step: int, size: int) -> Reco
     return memory
 
 
+@settings(deadline=None)  # a 6502 simulator: a few hundred ms on a busy machine
 @given(
     count=st.integers(0, 60),
     first=st.integers(0, 99),
@@ -48,6 +49,7 @@ def test_numbers_are_basic_s_own(count: int, first: int, step: int, start: int) 
     assert memory.peek(start + 6 * count) == PATTERN  # nothing after the last
 
 
+@settings(deadline=None)
 @given(
     count=st.integers(0, 52),
     value=st.integers(0, 255),
