@@ -15,8 +15,8 @@ search's verdict (a reduction that changes a verdict is unsound). Every winning 
 replayed on the engine by ``search`` itself (SolverBug otherwise). Deals where the
 plain search reaches NODE_LIMIT (default 2,000,000) are counted and left out of the
 verdict comparison. Prints one line per deck and configuration with the states
-searched and CPU seconds of both; exits 1 on any difference. docs/ODDS.md records a
-run.
+searched and CPU seconds of both; exits 1 on any difference. docs/notes/odds-speed.md
+and docs/notes/odds-solver.md record runs.
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ before the stock-order test comes in (default: the table's, ``STOCK_ORDER_AFTER`
 puts it on from the first state, which exercises it on small decks). Prints one line
 with the deals searched, the verdicts that agree (won and lost), the deals left out
 because either search reached its limit (with those where the table's search did),
-and every deal whose verdicts differ (a bug: the script then exits 1). docs/ODDS.md
-records the runs.
+and every deal whose verdicts differ (a bug: the script then exits 1).
+docs/notes/odds-solver.md records the runs.
 """
 
 from __future__ import annotations

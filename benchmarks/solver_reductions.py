@@ -20,7 +20,7 @@ the speed-up over the plain search in CPU time (what the reduction is worth). Th
 size is chosen so that the plain search decides every deal (36 cards by default); the
 node limit (default 2,000,000) only guards against runaway runs. CPU time
 (``time.process_time``) keeps other jobs on a shared machine out of the figures.
-docs/ODDS.md records a run.
+docs/notes/odds-speed.md records runs.
 """
 
 from __future__ import annotations

@@ -10,7 +10,8 @@ Solves seeds 1..DEALS (default 500) of the 52-card deck in each variant the way
 ``machfsol odds`` does (the autoplay policy first, the search only for its losses) and
 prints the median, 99th-percentile and maximum CPU time per deal, and the verdicts.
 CPU time (``time.process_time``) keeps other jobs on a shared machine from inflating
-the figures. docs/ODDS.md records the measured figures and the full table's wall time.
+the figures. docs/notes/odds-speed.md records the measured figures and the full table's
+wall time.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ it prints the verdicts, the states searched, the CPU time and the deals that too
 than a second; any verdict that differs between the three (a bug: each only proves
 losses that are real) is flagged and makes the exit status 1. The node limit defaults
 to the solver's (30,000,000). CPU time (``time.process_time``) keeps other jobs on a
-shared machine out of the figures. docs/ODDS.md records a run.
+shared machine out of the figures. docs/notes/odds-speed.md records a run.
 """
 
 from __future__ import annotations
