@@ -18,7 +18,9 @@ A deal (:class:`Deal`) is played as:
 * its number: N, the digits, RETURN (a deal already on a fresh table is played as it
   is);
 * the policy's moves, each by its keys (SPACE; a source key, and when the card could
-  go to two places or more, A or Q W E R), until no move is left;
+  go to two places or more, A or Q W E R), until no move is left; a card with two
+  places picked, the game asks where it goes and waits for the answer: the question
+  is a step of its own, its screen checked as any other;
 
 and, as its extras (letters of :data:`EXTRAS`) ask:
 
@@ -36,7 +38,7 @@ and, as its extras (letters of :data:`EXTRAS`) ask:
 * ``E`` a player's mistakes and second thoughts: U and Y with nothing to undo or redo,
   then a legal move the policy would not make, undone, redone and undone again (so each
   "move not the policy's" below); after the 3rd move the help (?,
-  two keys), N and O refused at the question, then T (restart) confirmed; before every
+  two keys), N, O and T refused at the question, then T (restart) confirmed; before every
   5th move one of: a card sent where it cannot go, a key that is no command, a card
   picked and the pick dropped, an empty place picked, a card picked that goes nowhere,
   a move not the policy's (undone), a draw from an empty stock; whenever the discard
@@ -63,6 +65,7 @@ from machfsol.atari.screen_model import (
     end_text,
     hint_text,
     nowhere_text,
+    question_text,
     refusal_text,
     top_card,
 )
@@ -306,8 +309,8 @@ class Session:
                 if "U" in extras:
                     self._undo_all(position)
                 break
-            keys = keys_for(position, move)
             moves += 1
+            keys = self._asked(position, move, f"move {moves} ({move})")
             position.push(move)
             self._after_play(position, f"move {moves} ({move})", keys)
             if "U" in extras and moves % UNDO_EVERY == 0:
@@ -316,9 +319,10 @@ class Session:
                 self._step(f"undo of move {moves}", ["U"], self.screen(position))
                 if "H" in extras:
                     self._hint(position, move, moves)
-                again = ["Y"] if (moves // UNDO_EVERY) % 2 else list(keys_for(position, move))
+                what = f"move {moves} again"
+                again = ["Y"] if (moves // UNDO_EVERY) % 2 else self._asked(position, move, what)
                 position.push(move)
-                self._after_play(position, f"move {moves} again ({''.join(again)})", again)
+                self._after_play(position, f"{what} ({''.join(again)})", again)
         self._restarted = False
         if "H" in extras:
             self._step("H at the end", ["H"], self._over(position, NO_MOVE))
@@ -326,10 +330,10 @@ class Session:
             self._at_the_end(position)
 
     def _leave_and_restart(self, position: Position) -> Position:
-        """A game in progress: the help read; N and O refused at the question (the
+        """A game in progress: the help read; N, O and T refused at the question (the
         table as it was); then T, confirmed: the same deal laid out again."""
         self._help(position)
-        for key in ("N", "O"):
+        for key in ("N", "O", "T"):
             self._step(f"{key}, then N at the question", [key, "N"], self.screen(position))
         fresh = Position.from_seed(self.seed, variant(self.game), position.deck.size)
         self._counted = self._won = False
@@ -415,6 +419,27 @@ class Session:
     def _choices(self, position: Position, source: Place) -> list[Place]:
         return [m.destination for m in position.legal_moves() if m.source == source]
 
+    def _question(self, position: Position, source: Place, what: str) -> list[str]:
+        """The card of ``source`` picked: when it could go to two places or more the
+        game asks where (program line 222) and waits for the answer, a step of its own
+        whose screen shows the question; else the pick is the step's first key (which
+        is returned: the keys the answering step starts with)."""
+        key = source_key(source)
+        card = top_card(position, source)
+        if card is None or len(self._choices(position, source)) < 2:
+            return [key]
+        question = question_text(card, self.spanish)
+        self._step(f"{what}: the question", [key], self.screen(position, message=question))
+        return []
+
+    def _asked(self, position: Position, move: Move, what: str) -> list[str]:
+        """The keys that make ``move`` (:func:`keys_for`), the question before the
+        answer a step of its own: the keys left for the step that makes the move."""
+        keys = keys_for(position, move)
+        if move.is_draw:
+            return list(keys)
+        return self._question(position, move.source, what) + list(keys[1:])
+
     def _picked(self, position: Position, wanted: Callable[[int], bool]) -> Place | None:
         """The first place (key order) whose card has a number of places ``wanted``."""
         for place in _sources(position):
@@ -459,7 +484,9 @@ class Session:
                     yield wrong, [source_key(source), key], message
 
     def _refused(self, position: Position, wrong: Move, keys: list[str], message: bytes) -> None:
-        self._step(f"{wrong}, not legal", keys, self.screen(position, message=message))
+        what = f"{wrong}, not legal"
+        answer = self._question(position, wrong.source, what)
+        self._step(what, answer + keys[1:], self.screen(position, message=message))
 
     def _nowhere(self, position: Position, move: Move) -> None:
         """A card picked that no place takes."""
@@ -487,8 +514,9 @@ class Session:
         if source is None:
             self._no_command(position, move)
             return
-        keys = [source_key(source), "SPACE"]
-        self._step(f"{source.name} picked, then SPACE", keys, self.screen(position))
+        what = f"{source.name} picked, then SPACE"
+        keys = [*self._question(position, source, what), "SPACE"]
+        self._step(what, keys, self.screen(position))
 
     def _empty_place(self, position: Position, move: Move) -> None:
         empty = [place for place in _sources(position) if top_card(position, place) is None]
@@ -508,7 +536,7 @@ class Session:
         if not others:
             return
         other = min(others, key=lambda m: (not m.source.is_tableau, m.source, m.destination))
-        keys = keys_for(position, other)
+        keys = self._asked(position, other, f"{other}, not the policy's move")
         position.push(other)
         self._after_play(position, f"{other}, not the policy's move", keys)
         position.pop()
