@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from machfsol.atari.screen_model import END_KEYS
+from machfsol.atari.screen_model import END_KEYS, KING_KEYS, question_text, top_card
 from machfsol.atari.test_player import (
     HELP_KEYS,
     LARGEST_DEAL,
@@ -18,6 +18,7 @@ from machfsol.atari.test_player import (
     Step,
     expected_steps,
     keys_for,
+    source_key,
 )
 from machfsol.engine.autoplay import play
 from machfsol.engine.rules import Move, Place, Position, variant
@@ -78,6 +79,34 @@ def test_a_card_with_one_place_goes_there_at_its_key() -> None:
         places = {m.destination for m in position.legal_moves() if m.source == move.source}
         keys = keys_for(position, move)
         assert len(keys) == (1 if len(places) == 1 else 2), move
+
+
+@pytest.mark.parametrize("game", [1, 2])
+def test_the_question_for_a_card_with_two_places_is_a_step_of_its_own(game: int) -> None:
+    """The game asks where a card with two places goes and waits for the answer: the
+    pick is a step whose screen shows the question over the table as it was, and the
+    answer (a place, or SPACE to drop the pick) is the next step."""
+    asked = 0
+    for seed in range(1, 6):
+        (steps,) = _steps(game, Deal(52, seed, "HE"))
+        for before, pick, answer in zip(steps, steps[1:], steps[2:], strict=False):
+            if pick.screen is None or not pick.screen.message.startswith(b"PICKED "):
+                continue
+            asked += 1
+            assert before.screen is not None and pick.what.endswith(": the question")
+            position = pick.screen.position
+            assert position.key() == before.screen.position.key()
+            (key,) = pick.keys
+            source = next(
+                place
+                for place in position.legal_moves()
+                if not place.is_draw and source_key(place.source) == key
+            ).source
+            card = top_card(position, source)
+            assert card is not None
+            assert pick.screen.message == question_text(card, pick.screen.spanish)
+            assert len(answer.keys) == 1 and answer.keys[0] in ("A", *KING_KEYS, "SPACE")
+    assert asked >= 3
 
 
 def test_the_score_counts_deals_played_and_won_across_a_boot() -> None:
@@ -154,8 +183,8 @@ def test_mistakes_leave_the_table_and_say_why() -> None:
     kinds = " ".join(step.what for step in steps)
     for what in ("no command", "not the policy's move", "the help", "the deal again"):
         assert what in kinds, what
-    asked = [step for step in steps if step.keys in (("N", "N"), ("O", "N"))]
-    assert len(asked) == 2  # refused at the question: the table as it was
+    asked = [step for step in steps if step.keys in (("N", "N"), ("O", "N"), ("T", "N"))]
+    assert len(asked) == 3  # refused at the question: the table as it was
     assert any(step.keys == HELP_KEYS for step in steps)
     # at the end: SPACE, H, P, the help, the last move undone and redone
     assert [step.keys for step in steps[-6:]] == [
