@@ -153,6 +153,13 @@ def test_hints_undos_and_play_all() -> None:
     (played,) = _steps(1, Deal(52, 7, "P"))
     assert [step.keys for step in played[2:12]] == _keys(1, 7)[:10]
     assert played[12].keys == ("P",) and len(played) == 13
+    # undone back to the deal after play-all: nothing to undo, N and ESC leave the
+    # message shown (nothing played: N asks no question), play-all again
+    (undone,) = _steps(1, Deal(52, 7, "UP"))
+    nothing, back, again = undone[-3:]
+    assert (nothing.keys, back.keys, again.keys) == (("U",), ("N", "ESC"), ("P",))
+    assert back.screen is not None and back.screen.message == NO_UNDO
+    assert not back.screen.position.move_stack
 
 
 def test_the_long_way_to_a_deal_number() -> None:

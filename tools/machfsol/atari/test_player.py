@@ -27,7 +27,7 @@ and, as its extras (letters of :data:`EXTRAS`) ask:
 * ``H`` a hint before every move, and at the end;
 * ``U`` every 7th move undone and made again, typed or redone (Y) in turn; with ``P``,
   after play-all, every move undone back to the deal with a hint after each undo, one
-  undo more, then play-all again;
+  undo more, N and ESC (back to the table, its message kept), then play-all again;
 * ``P`` play-all after the 10th move (the program's own policy plays the rest);
 * ``N`` the number typed the long way: N then ESC (back to the table); N and RETURN
   alone (a random deal, whose screen cannot be foreseen: not checked); then N, a
@@ -359,7 +359,11 @@ class Session:
             card = None if hint is None or hint.is_draw else position.card_to_move(hint)
             message = hint_text(hint, card, self.spanish)
             self._step(f"hint at move {depth}", ["H"], self.screen(position, message=message))
-        self._step("U with nothing left to undo", ["U"], self.screen(position, message=NO_UNDO))
+        nothing = self.screen(position, message=NO_UNDO)
+        self._step("U with nothing left to undo", ["U"], nothing)
+        # Nothing played: N leaves at once (no question); ESC comes back to the table,
+        # the message still shown.
+        self._step("N, then ESC, nothing played", ["N", "ESC"], nothing)
         while (rest := choose_move(position)) is not None:
             position.push(rest)
         self._after_play(position, "play-all from the deal", ["P"])
