@@ -169,10 +169,14 @@ def test_the_long_way_to_a_deal_number() -> None:
     assert random_deal.keys == ("N", "RETURN") and random_deal.screen is None
     too_large = tuple(str(LARGEST_DEAL + 1))
     assert deal.keys == (
-        "N", *too_large, "RETURN", "0", "RETURN", "9", "DELETE", "A",
-        *"0000065537", "9", "RETURN",
+        "N", *too_large, "RETURN", "0", "RETURN",
+        *"000006553", "9", "DELETE", "A", "7", "9", "RETURN",
     )  # fmt: skip
     assert deal.starts_deal and deal.screen is not None and deal.screen.deal == "65537"
+    # with play-all, at once on the deal just typed: it counts as played
+    (played,) = _steps(1, Deal(52, 65537, "NP"))
+    assert played[4].keys == ("P",) and played[4].screen is not None
+    assert played[4].screen.played == 1 and len(played) == 5
 
 
 def test_lower_case_deals_start_and_end_with_caps() -> None:

@@ -28,12 +28,13 @@ and, as its extras (letters of :data:`EXTRAS`) ask:
 * ``U`` every 7th move undone and made again, typed or redone (Y) in turn; with ``P``,
   after play-all, every move undone back to the deal with a hint after each undo, one
   undo more, N and ESC (back to the table, its message kept), then play-all again;
-* ``P`` play-all after the 10th move (the program's own policy plays the rest);
+* ``P`` play-all after the 10th move (the program's own policy plays the rest); with
+  ``N``, at once on the deal just typed (play-all then counts it as played);
 * ``N`` the number typed the long way: N then ESC (back to the table); N and RETURN
   alone (a random deal, whose screen cannot be foreseen: not checked); then N, a
-  number too large and 0 (both refused), a digit taken back with DELETE, a key that is
-  no digit (refused with a buzz), the number with zeros in front to ten digits and one
-  digit more (ignored: ten at most);
+  number too large and 0 (both refused), the number with zeros in front to ten digits,
+  its last digit typed after a 9 that DELETE takes back and a key that is no digit
+  (refused with a buzz), and one digit more (ignored: ten at most);
 * ``L`` every key in lower case (the CAPS key before the deal and after it);
 * ``E`` a player's mistakes and second thoughts: U and Y with nothing to undo or redo,
   then a legal move the policy would not make, undone, redone and undone again (so each
@@ -268,7 +269,9 @@ class Session:
             self._step("N, RETURN: a random deal", ["N", "RETURN"], None)
             too_large = list(str(LARGEST_DEAL + 1))
             padded = list(str(deal.seed).rjust(10, "0"))
-            keys = ["N", *too_large, "RETURN", "0", "RETURN", "9", "DELETE", "A", *padded, "9"]
+            # DELETE takes back one digit of two: the number's last, typed after a 9
+            refused = ["N", *too_large, "RETURN", "0", "RETURN"]
+            keys = [*refused, *padded[:-1], "9", "DELETE", "A", padded[-1], "9"]
         else:
             keys += digits
         self.deal, self.seed = str(deal.seed), deal.seed
@@ -302,7 +305,7 @@ class Session:
                 self._other_move(position, move)  # a space emptied, filled from the stock
             if "H" in extras:
                 self._hint(position, move, moves + 1)
-            if "P" in extras and moves == PLAY_ALL_AFTER:
+            if "P" in extras and moves == (0 if "N" in extras else PLAY_ALL_AFTER):
                 while (rest := choose_move(position)) is not None:
                     position.push(rest)
                 self._after_play(position, f"play-all after move {moves}", ["P"])
