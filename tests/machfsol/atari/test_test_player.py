@@ -196,6 +196,11 @@ def test_mistakes_leave_the_table_and_say_why() -> None:
         assert what in kinds, what
     asked = [step for step in steps if step.keys in (("N", "N"), ("O", "N"), ("T", "N"))]
     assert len(asked) == 3  # refused at the question: the table as it was
+    restarts = [i for i, step in enumerate(steps) if step.keys in (("T", "Y"), ("T",))]
+    assert [steps[i].keys for i in restarts] == [("T", "Y"), ("T",)]  # no question then
+    again, once_more = (steps[i].screen for i in restarts)
+    assert again is not None and once_more is not None
+    assert once_more.checksum() == again.checksum()
     assert any(step.keys == HELP_KEYS for step in steps)
     # at the end: SPACE, H, P, the help, the last move undone and redone
     assert [step.keys for step in steps[-6:]] == [

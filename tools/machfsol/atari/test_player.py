@@ -39,7 +39,8 @@ and, as its extras (letters of :data:`EXTRAS`) ask:
 * ``E`` a player's mistakes and second thoughts: U and Y with nothing to undo or redo,
   then a legal move the policy would not make, undone, redone and undone again (so each
   "move not the policy's" below); after the 3rd move the help (?,
-  two keys), N, O and T refused at the question, then T (restart) confirmed; before every
+  two keys), N, O and T refused at the question, then T (restart) confirmed, and T
+  again with nothing played (no question); before every
   5th move one of: a card sent where it cannot go, a key that is no command, a card
   picked and the pick dropped, an empty place picked, a card picked that goes nowhere,
   a move not the policy's (undone), a draw from an empty stock; whenever the discard
@@ -334,7 +335,8 @@ class Session:
 
     def _leave_and_restart(self, position: Position) -> Position:
         """A game in progress: the help read; N, O and T refused at the question (the
-        table as it was); then T, confirmed: the same deal laid out again."""
+        table as it was); then T, confirmed: the same deal laid out again; T once more,
+        nothing played: laid out again at once."""
         self._help(position)
         for key in ("N", "O", "T"):
             self._step(f"{key}, then N at the question", [key, "N"], self.screen(position))
@@ -342,6 +344,9 @@ class Session:
         self._counted = self._won = False
         self._laid_out()
         self._step("T, then Y: the deal again", ["T", "Y"], self.screen(fresh))
+        # Nothing played on it yet: T restarts at once, without the question.
+        self._laid_out()
+        self._step("T on the deal laid out again", ["T"], self.screen(fresh))
         self.position = fresh
         self._restarted = True
         return fresh
