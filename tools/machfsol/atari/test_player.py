@@ -452,9 +452,13 @@ class Session:
             return list(keys)
         return self._question(position, move.source, what) + list(keys[1:])
 
-    def _picked(self, position: Position, wanted: Callable[[int], bool]) -> Place | None:
-        """The first place (key order) whose card has a number of places ``wanted``."""
-        for place in _sources(position):
+    def _picked(
+        self, position: Position, wanted: Callable[[int], bool], backwards: bool = False
+    ) -> Place | None:
+        """The first place (key order, or from the last key back) whose card has a
+        number of places ``wanted``."""
+        sources = _sources(position)
+        for place in reversed(sources) if backwards else sources:
             if top_card(position, place) is not None and wanted(
                 len(self._choices(position, place))
             ):
@@ -501,8 +505,11 @@ class Session:
         self._step(what, answer + keys[1:], self.screen(position, message=message))
 
     def _nowhere(self, position: Position, move: Move) -> None:
-        """A card picked that no place takes."""
-        source = self._picked(position, lambda count: count == 0)
+        """A card picked that no place takes: in turn the first such card in key order
+        and the last (a King pile's top, often its King alone: the deck's last card is
+        the King of the last pile)."""
+        backwards = len(self._steps) % 2 == 1
+        source = self._picked(position, lambda count: count == 0, backwards)
         if source is None:
             self._no_command(position, move)
             return
