@@ -554,7 +554,17 @@ class Session:
         others = [m for m in position.legal_moves() if not m.is_draw and m != move]
         if not others:
             return
-        other = min(others, key=lambda m: (not m.source.is_tableau, m.source, m.destination))
+        # In turn the lowest destination and the highest (a King pile late in the keys,
+        # E or R, which the policy's own moves seldom answer the question with).
+        last = len(self._steps) % 2 == 1
+        other = min(
+            others,
+            key=lambda m: (
+                not m.source.is_tableau,
+                m.source,
+                -m.destination if last else m.destination,
+            ),
+        )
         keys = self._asked(position, other, f"{other}, not the policy's move")
         position.push(other)
         self._after_play(position, f"{other}, not the policy's move", keys)
