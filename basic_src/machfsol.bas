@@ -367,12 +367,15 @@
 217 GOSUB 60:IF C<0 THEN 6900
 # Where card C may go: its Ace pile when that needs it (Y=1), the King piles J, K whose
 # tops take it (-1: none; none for a King pile's own top). One place: the card goes
-# there at once; none: why not (243); two or more: the player says which.
+# there at once; none: why not (243); two or more: the player says which, asked on the
+# message line (222). The game waits for the answer as the main loop waits for a key,
+# and so does the test mode (as at 203): it records the question's screen, then types
+# the answer.
 218 Y=(AN(SU(C))=C):J=-1:K=-1:IF SR<14 THEN J=PT(FA(C)):K=PT(FB(C)):IF K=J THEN K=-1
 219 IF J<0 THEN J=K:K=-1
 220 Z=Y+(J>=0)+(K>=0):IF Z=1 THEN DS=10+SU(C):ON Y=0 GOSUB 239:GOTO 231
 221 IF Z=0 THEN LN$=CD$(C+C+1,C+C+2):LN$(3)=" GOES NOWHERE: ":GOTO 243
-222 LN$="PICKED ":LN$(8)=CD$(C+C+1,C+C+2):LN$(10)=" TO A OR QWER?":GOSUB 295
+222 LN$="PICKED ":LN$(8)=CD$(C+C+1,C+C+2):LN$(10)=" TO A OR QWER?":GOSUB 295:IF TM THEN GOSUB 7200
 223 GET #2,KY:IF KY>96 AND KY<123 THEN KY=KY-32
 224 DS=-1:IF KY=65 THEN DS=10+SU(C):ON Y+1 GOTO 232,231
 225 IF KY=81 THEN DS=14
@@ -598,7 +601,8 @@
 # key of every step, made by the harness from the engine (machfsol/atari/
 # test_player.py): a new deal by its number (N, the digits, RETURN), the policy's
 # moves, hints, undos, play-all, the options, a player's mistakes. Whenever the main
-# loop asks for a key (203), the overlay's line 7200 records a checksum of the whole
+# loop asks for a key (203), or the game asks where a card picked goes (222), the
+# overlay's line 7200 records a checksum of the whole
 # screen (screen_sum.s), the screen the last step left, and types the next step's keys
 # into the keyboard queue; the game reads them as a player's. A "T" line writes the
 # transcript of the deal in play (its steps kept for undo, replayed: 270), its timing

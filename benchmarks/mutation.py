@@ -1,7 +1,7 @@
 """Mutation benchmark: does the default ``machfsol verify`` catch a changed game?
 
 Usage: .venv/bin/python benchmarks/mutation.py [--lines A-B] [--every N] [--jobs J]
-       [--json REPORT.json]
+       [--json REPORT.json] [--again OLD.json]
 
 Makes the mutants of the game's lines below 10000 in basic_src/machfsol.bas
 (benchmarks/mutants.py: operators swapped, constants one off, jumps sent to the next
@@ -26,8 +26,9 @@ the default plan's first four deals alone (the same boot as the default run's fi
 so the same verdict on them): the verdict is the default verification's.
 
 ``--every N`` takes every N-th mutant (a quicker sample); ``--lines A-B`` only lines A
-to B. Each verdict is printed as it comes; stopped (Ctrl-C, SIGTERM), the benchmark
-reports the mutants judged so far.
+to B; ``--again OLD.json`` only the survivors of an earlier report (``--json``), judged
+again with today's checks and list of equivalents. Each verdict is printed as it
+comes; stopped (Ctrl-C, SIGTERM), the benchmark reports the mutants judged so far.
 """
 
 from __future__ import annotations
@@ -117,12 +118,24 @@ def judge(mutant: Mutant, lines: list[str], original: dict[int, bytes], why: str
     return Verdict(mutant, "survived", "", time.monotonic() - started)
 
 
+def _survivors(report: Path) -> set[tuple[int, int | None, int]]:
+    """The mutants an earlier report (--json) has as survived: line, variant, column."""
+    try:
+        verdicts = json.loads(report.read_text(encoding="utf-8"))
+        return {
+            (v["line"], v["variant"], v["column"]) for v in verdicts if v["outcome"] == "survived"
+        }
+    except (OSError, ValueError, TypeError, KeyError) as error:
+        sys.exit(f"mutation.py: {report}: not a report of this benchmark ({error})")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lines", default="0-9999", help="line numbers A-B (default 0-9999)")
     parser.add_argument("--every", type=int, default=1, help="every N-th mutant (default 1)")
     parser.add_argument("--jobs", type=int, default=2, help="mutants at once (default 2)")
     parser.add_argument("--json", type=Path, help="write every verdict to this JSON file")
+    parser.add_argument("--again", type=Path, help="only the survivors of this --json report")
     args = parser.parse_args()
     low, _, high = args.lines.partition("-")
     source = read_source()
@@ -130,6 +143,9 @@ def main() -> int:
     chosen = [m for m in mutants(source.text) if int(low) <= m.number <= int(high or low)][
         :: args.every
     ]
+    if args.again is not None:
+        survivors = _survivors(args.again)
+        chosen = [m for m in chosen if (m.number, m.variant, m.start) in survivors]
     original = game_programs(source)
     known = equivalents()
     print(f"{len(chosen)} mutants of lines {args.lines} of {source.name}", flush=True)

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from machfsol.atari.screen_model import END_KEYS
+from machfsol.atari.screen_model import END_KEYS, KING_KEYS, question_text, top_card
 from machfsol.atari.test_player import (
     HELP_KEYS,
     LARGEST_DEAL,
@@ -20,6 +20,7 @@ from machfsol.atari.test_player import (
     Step,
     expected_steps,
     keys_for,
+    source_key,
 )
 from machfsol.engine.autoplay import play
 from machfsol.engine.rules import Move, Place, Position, variant
@@ -82,6 +83,34 @@ def test_a_card_with_one_place_goes_there_at_its_key() -> None:
         assert len(keys) == (1 if len(places) == 1 else 2), move
 
 
+@pytest.mark.parametrize("game", [1, 2])
+def test_the_question_for_a_card_with_two_places_is_a_step_of_its_own(game: int) -> None:
+    """The game asks where a card with two places goes and waits for the answer: the
+    pick is a step whose screen shows the question over the table as it was, and the
+    answer (a place, or SPACE to drop the pick) is the next step."""
+    asked = 0
+    for seed in range(1, 6):
+        (steps,) = _steps(game, Deal(52, seed, "HE"))
+        for before, pick, answer in zip(steps, steps[1:], steps[2:], strict=False):
+            if pick.screen is None or not pick.screen.message.startswith(b"PICKED "):
+                continue
+            asked += 1
+            assert before.screen is not None and pick.what.endswith(": the question")
+            position = pick.screen.position
+            assert position.key() == before.screen.position.key()
+            (key,) = pick.keys
+            source = next(
+                place
+                for place in position.legal_moves()
+                if not place.is_draw and source_key(place.source) == key
+            ).source
+            card = top_card(position, source)
+            assert card is not None
+            assert pick.screen.message == question_text(card, pick.screen.spanish)
+            assert len(answer.keys) == 1 and answer.keys[0] in ("A", *KING_KEYS, "SPACE")
+    assert asked >= 3
+
+
 def test_the_score_counts_deals_played_and_won_across_a_boot() -> None:
     won = next(seed for seed in range(1, 50) if play(Position.from_seed(seed, variant(2))).is_won())
     lost = next(
@@ -126,6 +155,13 @@ def test_hints_undos_and_play_all() -> None:
     (played,) = _steps(1, Deal(52, 7, "P"))
     assert [step.keys for step in played[2:12]] == _keys(1, 7)[:10]
     assert played[12].keys == ("P",) and len(played) == 13
+    # undone back to the deal after play-all: nothing to undo, N and ESC leave the
+    # message shown (nothing played: N asks no question), play-all again
+    (undone,) = _steps(1, Deal(52, 7, "UP"))
+    nothing, back, again = undone[-3:]
+    assert (nothing.keys, back.keys, again.keys) == (("U",), ("N", "ESC"), ("P",))
+    assert back.screen is not None and back.screen.message == NO_UNDO
+    assert not back.screen.position.move_stack
 
 
 def test_the_long_way_to_a_deal_number() -> None:
@@ -137,10 +173,14 @@ def test_the_long_way_to_a_deal_number() -> None:
     assert random_deal.keys == ("N", "RETURN") and random_deal.screen is None
     too_large = tuple(str(LARGEST_DEAL + 1))
     assert deal.keys == (
-        "N", *too_large, "RETURN", "0", "RETURN", "9", "DELETE", "A",
-        *"0000065537", "9", "RETURN",
+        "N", *too_large, "RETURN", "0", "RETURN",
+        *"000006553", "9", "DELETE", "A", "7", "9", "RETURN",
     )  # fmt: skip
     assert deal.starts_deal and deal.screen is not None and deal.screen.deal == "65537"
+    # with play-all, at once on the deal just typed: it counts as played
+    (played,) = _steps(1, Deal(52, 65537, "NP"))
+    assert played[4].keys == ("P",) and played[4].screen is not None
+    assert played[4].screen.played == 1 and len(played) == 5
 
 
 def test_lower_case_deals_start_and_end_with_caps() -> None:
@@ -158,8 +198,13 @@ def test_mistakes_leave_the_table_and_say_why() -> None:
     kinds = " ".join(step.what for step in steps)
     for what in ("no command", "not the policy's move", "the help", "the deal again"):
         assert what in kinds, what
-    asked = [step for step in steps if step.keys in (("N", "N"), ("O", "N"))]
-    assert len(asked) == 2  # refused at the question: the table as it was
+    asked = [step for step in steps if step.keys in (("N", "N"), ("O", "N"), ("T", "N"))]
+    assert len(asked) == 3  # refused at the question: the table as it was
+    restarts = [i for i, step in enumerate(steps) if step.keys in (("T", "Y"), ("T",))]
+    assert [steps[i].keys for i in restarts] == [("T", "Y"), ("T",)]  # no question then
+    again, once_more = (steps[i].screen for i in restarts)
+    assert again is not None and once_more is not None
+    assert once_more.checksum() == again.checksum()
     assert any(step.keys == HELP_KEYS for step in steps)
     # at the end: SPACE, H, P, the help, the last move undone and redone
     assert [step.keys for step in steps[-6:]] == [

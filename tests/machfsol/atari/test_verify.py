@@ -370,6 +370,20 @@ def test_the_failure_names_the_engine_expectation(
 
 
 @pytest.mark.emulator
+def test_a_wrong_question_fails_the_step_that_asks_it(atari800: str, tmp_path: Path) -> None:
+    """The question for a card with two places (program line 222) is a screen the game
+    waits on: the test mode records it, so a wrong one fails its deal there."""
+    listing = tmp_path / "A.LST"
+    listing.write_text(altered(2, '" TO A OR QWER?"', '" TO A OR QWER!"'), encoding="ascii")
+    batch = Batch(program_launch(listing, 2), (Deal(52, 3),))
+    outcome = run_batch(batch, tmp_path / "work" / "run")
+    (result,) = outcome.results
+    assert not result.ok and result.error is not None
+    # seed 3 of MACHFSOL.2: the first card with two places is picked at move 46
+    assert re.search(r"screen \d+ of \d+, after move 46 \(T7 AC\): the question: ", result.error)
+
+
+@pytest.mark.emulator
 @pytest.mark.parametrize(
     ("when", "before", "error"),
     [

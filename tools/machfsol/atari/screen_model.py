@@ -78,6 +78,12 @@ def hint_text(move: Move | None, card: Card | None, spanish: bool) -> bytes:
     return b"HINT: " + card_cell(card, spanish) + b" " + source + b" TO " + destination
 
 
+def question_text(card: Card, spanish: bool) -> bytes:
+    """The question when a card picked could go to two places or more (program line
+    222): the game waits for A or Q W E R."""
+    return b"PICKED " + card_cell(card, spanish) + b" TO A OR QWER?"
+
+
 def _pile_name(place: Place) -> bytes:
     return PLACE_NAMES[2 * place : 2 * place + 2].encode()
 
@@ -338,6 +344,8 @@ def _messages(screen: Screen) -> list[bytes]:
     for move in position.legal_moves():
         card = None if move.is_draw else position.card_to_move(move)
         found.append(hint_text(move, card, screen.spanish))
+        if card is not None:
+            found.append(question_text(card, screen.spanish))
     found.append(b"YOU WON! ALL CARDS PLACED")
     found += [f"NO MORE MOVES: {n} CARDS PLACED".encode() for n in range(position.deck.size + 1)]
     return found

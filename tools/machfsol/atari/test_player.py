@@ -18,25 +18,29 @@ A deal (:class:`Deal`) is played as:
 * its number: N, the digits, RETURN (a deal already on a fresh table is played as it
   is);
 * the policy's moves, each by its keys (SPACE; a source key, and when the card could
-  go to two places or more, A or Q W E R), until no move is left;
+  go to two places or more, A or Q W E R), until no move is left; a card with two
+  places picked, the game asks where it goes and waits for the answer: the question
+  is a step of its own, its screen checked as any other;
 
 and, as its extras (letters of :data:`EXTRAS`) ask:
 
 * ``H`` a hint before every move, and at the end;
 * ``U`` every 7th move undone and made again, typed or redone (Y) in turn; with ``P``,
   after play-all, every move undone back to the deal with a hint after each undo, one
-  undo more, then play-all again;
-* ``P`` play-all after the 10th move (the program's own policy plays the rest);
+  undo more, N and ESC (back to the table, its message kept), then play-all again;
+* ``P`` play-all after the 10th move (the program's own policy plays the rest); with
+  ``N``, at once on the deal just typed (play-all then counts it as played);
 * ``N`` the number typed the long way: N then ESC (back to the table); N and RETURN
   alone (a random deal, whose screen cannot be foreseen: not checked); then N, a
-  number too large and 0 (both refused), a digit taken back with DELETE, a key that is
-  no digit (refused with a buzz), the number with zeros in front to ten digits and one
-  digit more (ignored: ten at most);
+  number too large and 0 (both refused), the number with zeros in front to ten digits,
+  its last digit typed after a 9 that DELETE takes back and a key that is no digit
+  (refused with a buzz), and one digit more (ignored: ten at most);
 * ``L`` every key in lower case (the CAPS key before the deal and after it);
 * ``E`` a player's mistakes and second thoughts: U and Y with nothing to undo or redo,
   then a legal move the policy would not make, undone, redone and undone again (so each
   "move not the policy's" below); after the 3rd move the help (?,
-  two keys), N and O refused at the question, then T (restart) confirmed; before every
+  two keys), N, O and T refused at the question, then T (restart) confirmed, and T
+  again with nothing played (no question); before every
   5th move one of: a card sent where it cannot go, a key that is no command, a card
   picked and the pick dropped, an empty place picked, a card picked that goes nowhere,
   a move not the policy's (undone), a draw from an empty stock; whenever the discard
@@ -63,6 +67,7 @@ from machfsol.atari.screen_model import (
     end_text,
     hint_text,
     nowhere_text,
+    question_text,
     refusal_text,
     top_card,
 )
@@ -270,7 +275,9 @@ class Session:
             self._step("N, RETURN: a random deal", ["N", "RETURN"], None)
             too_large = list(str(LARGEST_DEAL + 1))
             padded = list(str(deal.seed).rjust(10, "0"))
-            keys = ["N", *too_large, "RETURN", "0", "RETURN", "9", "DELETE", "A", *padded, "9"]
+            # DELETE takes back one digit of two: the number's last, typed after a 9
+            refused = ["N", *too_large, "RETURN", "0", "RETURN"]
+            keys = [*refused, *padded[:-1], "9", "DELETE", "A", padded[-1], "9"]
         else:
             keys += digits
         self.deal, self.seed = str(deal.seed), deal.seed
@@ -304,15 +311,15 @@ class Session:
                 self._other_move(position, move)  # a space emptied, filled from the stock
             if "H" in extras:
                 self._hint(position, move, moves + 1)
-            if "P" in extras and moves == PLAY_ALL_AFTER:
+            if "P" in extras and moves == (0 if "N" in extras else PLAY_ALL_AFTER):
                 while (rest := choose_move(position)) is not None:
                     position.push(rest)
                 self._after_play(position, f"play-all after move {moves}", ["P"])
                 if "U" in extras:
                     self._undo_all(position)
                 break
-            keys = keys_for(position, move)
             moves += 1
+            keys = self._asked(position, move, f"move {moves} ({move})")
             position.push(move)
             self._after_play(position, f"move {moves} ({move})", keys)
             if "U" in extras and moves % UNDO_EVERY == 0:
@@ -321,9 +328,10 @@ class Session:
                 self._step(f"undo of move {moves}", ["U"], self.screen(position))
                 if "H" in extras:
                     self._hint(position, move, moves)
-                again = ["Y"] if (moves // UNDO_EVERY) % 2 else list(keys_for(position, move))
+                what = f"move {moves} again"
+                again = ["Y"] if (moves // UNDO_EVERY) % 2 else self._asked(position, move, what)
                 position.push(move)
-                self._after_play(position, f"move {moves} again ({''.join(again)})", again)
+                self._after_play(position, f"{what} ({''.join(again)})", again)
         self._restarted = False
         if "H" in extras:
             self._step("H at the end", ["H"], self._over(position, NO_MOVE))
@@ -331,15 +339,19 @@ class Session:
             self._at_the_end(position)
 
     def _leave_and_restart(self, position: Position) -> Position:
-        """A game in progress: the help read; N and O refused at the question (the
-        table as it was); then T, confirmed: the same deal laid out again."""
+        """A game in progress: the help read; N, O and T refused at the question (the
+        table as it was); then T, confirmed: the same deal laid out again; T once more,
+        nothing played: laid out again at once."""
         self._help(position)
-        for key in ("N", "O"):
+        for key in ("N", "O", "T"):
             self._step(f"{key}, then N at the question", [key, "N"], self.screen(position))
         fresh = Position.from_seed(self.seed, variant(self.game), position.deck.size)
         self._counted = self._won = False
         self._laid_out()
         self._step("T, then Y: the deal again", ["T", "Y"], self.screen(fresh))
+        # Nothing played on it yet: T restarts at once, without the question.
+        self._laid_out()
+        self._step("T on the deal laid out again", ["T"], self.screen(fresh))
         self.position = fresh
         self._restarted = True
         return fresh
@@ -360,7 +372,11 @@ class Session:
             card = None if hint is None or hint.is_draw else position.card_to_move(hint)
             message = hint_text(hint, card, self.spanish)
             self._step(f"hint at move {depth}", ["H"], self.screen(position, message=message))
-        self._step("U with nothing left to undo", ["U"], self.screen(position, message=NO_UNDO))
+        nothing = self.screen(position, message=NO_UNDO)
+        self._step("U with nothing left to undo", ["U"], nothing)
+        # Nothing played: N leaves at once (no question); ESC comes back to the table,
+        # the message still shown.
+        self._step("N, then ESC, nothing played", ["N", "ESC"], nothing)
         while (rest := choose_move(position)) is not None:
             position.push(rest)
         self._after_play(position, "play-all from the deal", ["P"])
@@ -420,9 +436,34 @@ class Session:
     def _choices(self, position: Position, source: Place) -> list[Place]:
         return [m.destination for m in position.legal_moves() if m.source == source]
 
-    def _picked(self, position: Position, wanted: Callable[[int], bool]) -> Place | None:
-        """The first place (key order) whose card has a number of places ``wanted``."""
-        for place in _sources(position):
+    def _question(self, position: Position, source: Place, what: str) -> list[str]:
+        """The card of ``source`` picked: when it could go to two places or more the
+        game asks where (program line 222) and waits for the answer, a step of its own
+        whose screen shows the question; else the pick is the step's first key (which
+        is returned: the keys the answering step starts with)."""
+        key = source_key(source)
+        card = top_card(position, source)
+        if card is None or len(self._choices(position, source)) < 2:
+            return [key]
+        question = question_text(card, self.spanish)
+        self._step(f"{what}: the question", [key], self.screen(position, message=question))
+        return []
+
+    def _asked(self, position: Position, move: Move, what: str) -> list[str]:
+        """The keys that make ``move`` (:func:`keys_for`), the question before the
+        answer a step of its own: the keys left for the step that makes the move."""
+        keys = keys_for(position, move)
+        if move.is_draw:
+            return list(keys)
+        return self._question(position, move.source, what) + list(keys[1:])
+
+    def _picked(
+        self, position: Position, wanted: Callable[[int], bool], backwards: bool = False
+    ) -> Place | None:
+        """The first place (key order, or from the last key back) whose card has a
+        number of places ``wanted``."""
+        sources = _sources(position)
+        for place in reversed(sources) if backwards else sources:
             if top_card(position, place) is not None and wanted(
                 len(self._choices(position, place))
             ):
@@ -464,11 +505,16 @@ class Session:
                     yield wrong, [source_key(source), key], message
 
     def _refused(self, position: Position, wrong: Move, keys: list[str], message: bytes) -> None:
-        self._step(f"{wrong}, not legal", keys, self.screen(position, message=message))
+        what = f"{wrong}, not legal"
+        answer = self._question(position, wrong.source, what)
+        self._step(what, answer + keys[1:], self.screen(position, message=message))
 
     def _nowhere(self, position: Position, move: Move) -> None:
-        """A card picked that no place takes."""
-        source = self._picked(position, lambda count: count == 0)
+        """A card picked that no place takes: in turn the first such card in key order
+        and the last (a King pile's top, often its King alone: the deck's last card is
+        the King of the last pile)."""
+        backwards = len(self._steps) % 2 == 1
+        source = self._picked(position, lambda count: count == 0, backwards)
         if source is None:
             self._no_command(position, move)
             return
@@ -492,8 +538,9 @@ class Session:
         if source is None:
             self._no_command(position, move)
             return
-        keys = [source_key(source), "SPACE"]
-        self._step(f"{source.name} picked, then SPACE", keys, self.screen(position))
+        what = f"{source.name} picked, then SPACE"
+        keys = [*self._question(position, source, what), "SPACE"]
+        self._step(what, keys, self.screen(position))
 
     def _empty_place(self, position: Position, move: Move) -> None:
         empty = [place for place in _sources(position) if top_card(position, place) is None]
@@ -512,8 +559,18 @@ class Session:
         others = [m for m in position.legal_moves() if not m.is_draw and m != move]
         if not others:
             return
-        other = min(others, key=lambda m: (not m.source.is_tableau, m.source, m.destination))
-        keys = keys_for(position, other)
+        # In turn the lowest destination and the highest (a King pile late in the keys,
+        # E or R, which the policy's own moves seldom answer the question with).
+        last = len(self._steps) % 2 == 1
+        other = min(
+            others,
+            key=lambda m: (
+                not m.source.is_tableau,
+                m.source,
+                -m.destination if last else m.destination,
+            ),
+        )
+        keys = self._asked(position, other, f"{other}, not the policy's move")
         position.push(other)
         self._after_play(position, f"{other}, not the policy's move", keys)
         position.pop()

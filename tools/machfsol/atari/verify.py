@@ -62,14 +62,22 @@ from machfsol.errors import UsageError
 #: of 52 cards; 195 and 386, where the policy digs deeper than four cards into the
 #: discard pile (found by search: its rarest branch, which seeds 1-60 never reach); the
 #: two that take the longest ways through the deal number (above 65535, and ten
-#: digits); then two deals of every other deck size (each through the options). In a
+#: digits); then two deals of every other deck size (each through the options); last
+#: 28079 and 28145 of 52 cards (found by search, benchmarks/mutation.py's survivors:
+#: seeds 1-3000 have no deal with both), where the policy digs exactly four cards deep
+#: into a pile of four (MACHFSOL.2 and .1), and a game is won with the 2 of a suit its
+#: last card up, so that undoing the last move leaves that Ace pile at its Ace (.1;
+#: 28145 is the plan's 82nd deal, which undoes every move after play-all); then
+#: 65535, the largest deal number below the shuffle's split at 65536 (line 601). In a
 #: minute on two cores (docs/VERIFY.md).
 DEFAULT_PLAN: Final = (
     (52, (*range(1, 61), 195, 386, 65537, 2147483646)),
     *((deck, (1, 2)) for deck in range(48, 19, -4)),
+    (52, (28079, 28145, 65535)),
 )
 DEFAULT_PLAN_TEXT: Final = (
-    "seeds 1-60,195,386,65537,2147483646 of 52 cards, 1-2 of every other size"
+    "seeds 1-60,195,386,65537,2147483646 of 52 cards, 1-2 of every other size, "
+    "28079,28145,65535 of 52 cards"
 )
 #: The seeds of --deck without --seeds.
 DEFAULT_SEEDS: Final = "1-100"
