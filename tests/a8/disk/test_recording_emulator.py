@@ -27,10 +27,23 @@ from a8.disk.check import check_disk
 from a8.disk.dos2 import Density, Dos2Disk
 from a8.disk.machine_record import rom_check
 from a8.disk.recorded import Recording, read_recording, read_recording_file
-from a8.disk.recording import RECORDS_NAME, RecordingDisk, RecordSpace, build_recording_disk
+from a8.disk.recording import (
+    RECORDS_NAME,
+    SYSTEM_ADDRESS,
+    RecordingDisk,
+    RecordingProgram,
+    RecordSpace,
+    ServedFile,
+    build_recording_disk,
+)
 from a8.emu.emulator import EmulatorOptions, RunResult, run
 from a8.emu.script import Script
-from tests.a8.disk.recording_programs import JOBS_SPACE, expected_records, jobs_programs
+from tests.a8.disk.recording_programs import (
+    JOBS_SPACE,
+    expected_records,
+    jobs_programs,
+    program,
+)
 
 pytestmark = pytest.mark.emulator
 
@@ -174,6 +187,36 @@ def test_records_across_the_gaps_in_every_density(
     recording = read_recording_file(path)
     assert records(recording) == expected_records() and recording.finished
     assert clean(path)
+
+
+def test_the_layouts_that_stopped_at_boot_run(atari800: str, tmp_path: Path) -> None:
+    """Five disks whose MEMLO steps a byte at a time over $12C1, the disk of issue 25
+    (MEMLO - $0880, where RECORDER.SYS is read to, a multiple of a sector's 125 data
+    bytes). The boot code then kept its sector number a fixed distance below MEMLO,
+    among the bytes it loaded: on the middle three it met a sector's link and the
+    load stood still. Each must now record its boot and its program's record (the
+    tables grow a byte a character of the program's name, 16 bytes a served file)."""
+    note = ServedFile("NOTE.TXT", b"FOR TWO\x9b")
+    spare = tuple(ServedFile(f"SPARE{i}.TXT", b"X\x9b") for i in range(2))
+    names = ["TWOTWOTW", "TWOTWOT.B", "TWOTWOTW.B", "TWOTWOTW.BA", "TWOTWOTW.BAS"]
+    disks = [
+        build_recording_disk(
+            [RecordingProgram(name, program("two.lst"), (note, *spare))],
+            RecordSpace(1, 100, boots=1),
+        )
+        for name in names
+    ]
+    edge = disks[2].memlo
+    assert (edge - SYSTEM_ADDRESS) % 125 == 0
+    assert [built.memlo for built in disks] == list(range(edge - 2, edge + 3))
+    for number, built in enumerate(disks):
+        path = tmp_path / f"EDGE{number}.ATR"
+        disk_at(path, built)
+        result = boot(path, Script().wait_for_text("TWO DONE", 1800).wait(60))
+        assert result.ok, f"MEMLO ${built.memlo:04X}: {result.reason}"
+        recording = read_recording_file(path)
+        assert records(recording) == [(1, "OUT.TXT", b"TWO NOTE FOR TWO\x9b")]
+        assert recording.boots[0].machine.memlo == built.memlo and clean(path)
 
 
 def test_a8_emu_run_leaves_what_the_atari_wrote_in_the_disk(

@@ -9,7 +9,8 @@
 ; 384 bytes are boot sectors 1-3, the rest is the DOS 2 file RECORDER.SYS, which
 ; the boot code reads along its sector chain straight into place. MEMLO is set
 ; to resident_end: what lies above it (init and the machine record) runs once per
-; boot, before BASIC takes that memory.
+; boot, before BASIC takes that memory. The boot code keeps its own state in the
+; boot sectors and page zero, never in the memory it loads (see sector's variables).
 ;
 ; The disk stays an ordinary DOS 2 disk. The Atari only ever rewrites the data
 ; bytes of sectors that belong to two files made at build time, keeping their
@@ -239,6 +240,17 @@ sectry:  lda #$31
 bootmsg:                        ; screen codes (0 is a blank), $FF ends each
 nobasic: .byte $2E,$25,$25,$24,$33,0,$22,$21,$33,$29,$23,$FF            ; NEEDS BASIC
 readerr: .byte $32,$25,$21,$24,0,$25,$32,$32,$2F,$32,$FF                 ; READ ERROR
+
+; sector's variables: in the boot sectors, not with the other variables, because
+; the boot code loads RECORDER.SYS with them and a read writes the whole sector,
+; its link included. Among the bytes being loaded, a variable is overwritten by
+; the read that covers it (a retry then asks for any sector, to anywhere), and a
+; secnum on a link's bytes overwrites the link before the loop has read it all:
+; the load stands still (docs/notes/2026-12-02-test-disk.md, MEMLO $12C1).
+scmd:    .byte 0
+sbuf:    .word 0
+tries:   .byte 0
+secnum:  .word 0
 .checkpc sysload                ; all of the above is in the boot sectors
 
 ; ==================================================================================
@@ -1196,10 +1208,6 @@ err:     .byte 0                ; the status that stopped the run (0: none)
 st_cur:  .byte 0                ; 0: sector A holds the state, 1: B
 stnew:   .byte 0
 nrun:    .byte 0                ; the run of RECORDS.TXT that holds st_next
-scmd:    .byte 0
-sbuf:    .word 0
-tries:   .byte 0
-secnum:  .word 0
 savex:   .byte 0
 esavex:  .byte 0
 chx:     .byte 0
