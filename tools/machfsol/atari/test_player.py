@@ -173,6 +173,8 @@ class Session:
     _restarted: bool = False
     #: Which deal of how many is in play, as the test mode shows it (its ``S`` line).
     progress: tuple[int, int] | None = None
+    #: Where the deal in play's play starts in ``_steps``.
+    _first_step: int = 0
     _steps: list[Step] = field(default_factory=list)
 
     def screen(self, position: Position, **message: object) -> Screen:
@@ -187,6 +189,10 @@ class Session:
             progress=self.progress,
             **message,  # type: ignore[arg-type]
         )
+
+    def _turn(self) -> int:
+        """The steps played in the deal so far: what mistakes take turns by."""
+        return len(self._steps) - self._first_step
 
     def _now(self) -> int:
         """The test mode's clock while the step being made runs: its keys are typed."""
@@ -292,6 +298,10 @@ class Session:
     def _play(self, deal: Deal) -> None:
         position = self.position
         assert position is not None
+        # Mistakes take turns by the steps played from here: the table's own steps
+        # before (a boot's first table, the options, the deal typed) vary with the
+        # deals before it, and a deal must play the same after a boot as after them.
+        self._first_step = len(self._steps)
         extras = deal.extras
         moves = 0
         rare: set[bytes] = set()  # the seldom refusals made in this deal (_seldom_refusal)
@@ -513,7 +523,7 @@ class Session:
         """A card picked that no place takes: in turn the first such card in key order
         and the last (a King pile's top, often its King alone: the deck's last card is
         the King of the last pile)."""
-        backwards = len(self._steps) % 2 == 1
+        backwards = self._turn() % 2 == 1
         source = self._picked(position, lambda count: count == 0, backwards)
         if source is None:
             self._no_command(position, move)
@@ -529,7 +539,7 @@ class Session:
 
     def _no_command(self, position: Position, move: Move) -> None:
         tableau = position.deck.tableau_size
-        key = ("A", "Z", str(tableau + 1) if tableau < 8 else "9")[len(self._steps) % 3]
+        key = ("A", "Z", str(tableau + 1) if tableau < 8 else "9")[self._turn() % 3]
         self._step(f"{key}, no command", [key], self.screen(position, message=NO_COMMAND))
 
     def _dropped_pick(self, position: Position, move: Move) -> None:
@@ -561,7 +571,7 @@ class Session:
             return
         # In turn the lowest destination and the highest (a King pile late in the keys,
         # E or R, which the policy's own moves seldom answer the question with).
-        last = len(self._steps) % 2 == 1
+        last = self._turn() % 2 == 1
         other = min(
             others,
             key=lambda m: (
