@@ -16,11 +16,14 @@ from hypothesis import strategies as st
 
 from a8.disk.atr import AtrImage
 from a8.disk.check import check_disk
-from a8.disk.dos2 import Density, Dos2Disk
+from a8.disk.dos2 import Density, Dos2Disk, Flag
+from a8.disk.dos2.geometry import mydos_geometry
 from a8.disk.machine_record import MachineRecord, MachineRecordError, rom_check
 from a8.disk.recorded import read_recording
 from a8.disk.recording import (
     BOOT_BYTES,
+    FORMATS,
+    LARGE_SECTOR_COUNTS,
     MACHINE_RECORD_MAX,
     RECORDS_NAME,
     STATE_NAME,
@@ -124,21 +127,70 @@ def test_the_smallest_density_that_holds_the_records() -> None:
     assert forced.density is Density.ENHANCED
 
 
+@pytest.mark.parametrize(
+    ("data_bytes", "sectors"), [(200_000, 1440), (400_000, 2880), (1_000_000, 5760)]
+)
+def test_past_double_density_the_smallest_mydos_disk(data_bytes: int, sectors: int) -> None:
+    built = build_recording_disk(jobs_programs(), RecordSpace(10, data_bytes))
+    assert built.geometry == mydos_geometry(sectors, 256) and built.density is None
+    assert built.record_sectors >= built.needed_sectors and built.record_bytes >= data_bytes
+    half = mydos_geometry(sectors // 2, 256)  # the size before it is too small
+    assert half not in FORMATS or built.needed_sectors > half.capacity - 16
+    assert built.format_name.startswith(f"MyDOS, {sectors} sectors of 256 bytes")
+    disk = Dos2Disk(image(built.atr))
+    assert disk.geometry.is_mydos and disk.geometry.long_links and check_disk(disk) == []
+    records = disk.find(RECORDS_NAME)
+    assert records.flag == Flag.IN_USE | Flag.DOS2 | Flag.LONG_LINKS
+    chain = [sector for sector, _ in disk.chain(records)]
+    assert chain[-1] == sectors and len(chain) == built.record_sectors
+    assert disk.free_sectors == 0
+    recording = read_recording(disk.image)
+    assert recording.records == () and recording.record_sectors == len(chain)
+
+
+def test_records_on_a_large_disk_round_trip_past_sector_1023() -> None:
+    built = build_recording_disk(jobs_programs(), RecordSpace(10, 200_000))
+    assert built.geometry.sector_count == 1440
+    written = [ModelRecord(1, "A.TXT", bytes([65 + n % 26]) * 2000) for n in range(120)]
+    recording = read_recording(image(model_records(built.atr, written)))
+    assert [r.data for r in recording.records] == [r.data for r in written]
+    disk = Dos2Disk(image(built.atr))
+    chain = [sector for sector, _ in disk.chain(disk.find(RECORDS_NAME))]
+    assert chain[recording.used_sectors - 1] > 1023  # the records reach past 10-bit links
+
+
 def test_too_small_gives_the_sizes() -> None:
     with pytest.raises(RecordingError) as raised:
-        build_recording_disk(jobs_programs(), RecordSpace(100, 200_000), source="T.ATR")
+        build_recording_disk(jobs_programs(), RecordSpace(100, 17_000_000), source="T.ATR")
     message = str(raised.value)
-    assert message.startswith("T.ATR: the disk is too small for 100 records of 200000 bytes")
+    assert message.startswith("T.ATR: the disk is too small for 100 records of 17000000 bytes")
     for density in ("single density", "enhanced density", "double density"):
         assert re.search(
             rf"{density} \([^)]*\): \d+ sectors for records \(\d+ bytes\), \d+ needed", message
         )
+    for count in LARGE_SECTOR_COUNTS:
+        assert re.search(
+            rf"MyDOS, {count} sectors of 256 bytes \(\d+ KB\): \d+ sectors for records", message
+        )
     assert "\n" not in message
+
+
+def test_served_files_must_lie_below_sector_1024() -> None:
+    """The boot code follows the served files' links 10 bits wide: a MyDOS disk whose
+    programs and served files reach past sector 1023 is refused, at every size."""
+    with pytest.raises(RecordingError) as raised:
+        build_recording_disk(jobs_programs(big=bytes(300_000)), RecordSpace(1, 10))
+    message = str(raised.value)
+    assert message.count("the boot code reads them up to sector 1023") == len(LARGE_SECTOR_COUNTS)
+    double = "double density (DOS 2.0D, 720 sectors of 256 bytes)"
+    assert f"{double}: the programs and their files do not fit" in message
 
 
 def test_programs_that_do_not_fit_at_all() -> None:
     with pytest.raises(RecordingError, match="the programs and their files do not fit"):
-        build_recording_disk(jobs_programs(big=bytes(200_000)), RecordSpace(1, 1))
+        build_recording_disk(
+            jobs_programs(big=bytes(200_000)), RecordSpace(1, 1), density=Density.DOUBLE
+        )
 
 
 @settings(max_examples=200, deadline=None)

@@ -25,6 +25,7 @@ from a8.cli import main
 from a8.disk.atr import AtrImage
 from a8.disk.check import check_disk
 from a8.disk.dos2 import Density, Dos2Disk
+from a8.disk.dos2.geometry import mydos_geometry
 from a8.disk.machine_record import rom_check
 from a8.disk.recorded import Recording, read_recording, read_recording_file
 from a8.disk.recording import (
@@ -40,8 +41,10 @@ from a8.emu.emulator import EmulatorOptions, RunResult, run
 from a8.emu.script import Script
 from tests.a8.disk.recording_programs import (
     JOBS_SPACE,
+    ModelRecord,
     expected_records,
     jobs_programs,
+    model_records,
     program,
 )
 
@@ -217,6 +220,37 @@ def test_the_layouts_that_stopped_at_boot_run(atari800: str, tmp_path: Path) -> 
         recording = read_recording_file(path)
         assert records(recording) == [(1, "OUT.TXT", b"TWO NOTE FOR TWO\x9b")]
         assert recording.boots[0].machine.memlo == built.memlo and clean(path)
+
+
+@pytest.mark.parametrize("sio_patch", [True, False], ids=["sio-patch", "nopatch"])
+def test_a_large_mydos_disk_records_past_sector_1023(
+    atari800: str, tmp_path: Path, sio_patch: bool
+) -> None:
+    """A MyDOS disk of 1440 sectors of 256 bytes, 16-bit links: an earlier boot's
+    record (written here by the format's model) fills RECORDS.TXT up to sector 1019,
+    so everything this run writes, its machine record first, goes to sectors 1020
+    and up, across 1023/1024, where 10-bit links end. With ``-nopatch`` the
+    sectors go through atari800's emulated drive and the OS's own serial I/O."""
+    built = build_recording_disk(jobs_programs(), JOBS_SPACE, density=mydos_geometry(1440, 256))
+    disk = Dos2Disk(AtrImage.from_bytes(built.atr, "probe"))
+    sectors = [sector for sector, _ in disk.chain(disk.find(RECORDS_NAME))]
+    start = sectors.index(1020)
+    earlier = ModelRecord(1, "EARLIER.TXT", b"E" * (start * 253 - 32))  # takes them exactly
+    path = tmp_path / "LARGE.ATR"
+    path.write_bytes(model_records(built.atr, [earlier]))
+    assert clean(path) and read_recording_file(path).state.next_sector == 1020
+    options = EmulatorOptions(host_devices=False, sio_patch=sio_patch)
+    result = boot(path, Script().wait_for_text("TWO DONE", 12000).wait(120), options)
+    assert result.ok
+    recording = read_recording_file(path)
+    assert records(recording) == [(1, "EARLIER.TXT", earlier.data), *expected_records()]
+    assert recording.finished and [boot.number for boot in recording.boots] == [2]
+    last = sectors[recording.used_sectors - 1]
+    assert last > 1024  # the run's records reach past sector 1023
+    image = AtrImage.read(path)
+    assert image.read_sector(1023)[253:] == bytes([1024 >> 8, 1024 & 0xFF, 253])
+    assert image.read_sector(1020).startswith(b"MACHINE 1\x9bBOOT 01")  # this run's first
+    assert clean(path)
 
 
 def test_a8_emu_run_leaves_what_the_atari_wrote_in_the_disk(

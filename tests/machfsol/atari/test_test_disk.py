@@ -3,6 +3,7 @@ what the disk holds, its determinism, its resumable configuration, its refusals.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -10,12 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from a8.basic import tokenize
+from a8.disk import recording
 from a8.disk.atr import AtrImage
 from a8.disk.check import check_disk
 from a8.disk.dos2 import Dos2Disk
+from a8.disk.dos2.geometry import mydos_geometry
 from a8.disk.recorded import read_recording
 from machfsol.atari.build import game_programs
-from machfsol.atari.test_disk import PLAN_NAME, TestDiskError, TestDiskPlan
+from machfsol.atari.test_disk import PLAN_NAME, TestDiskError, TestDiskPlan, build_test_disk
 from machfsol.atari.test_mode import EOL, config_text
 from machfsol.atari.test_player import expected_steps
 from machfsol.cli import main
@@ -121,16 +124,50 @@ def test_a_plan_that_is_not_one_is_named(text: bytes, said: str) -> None:
 
 
 def test_a_disk_too_small_is_refused_with_the_sizes(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Sixty deals of one variant, with the builder kept to the DOS 2 densities (the
+    MyDOS disks would hold them)."""
+    monkeypatch.setattr(recording, "FORMATS", recording.FORMATS[:3])
     path = tmp_path / "TEST.ATR"
     args = ["build", "--test-disk", "--seeds", "1-60", "--variant", "1", "-o", str(path)]
     assert main(args) == 1
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "Traceback" not in error
     assert "too small" in error and "double density" in error and "needed" in error
-    assert "deals fit (variant 1: seeds 1-" in error
+    assert "MyDOS" not in error and "deals fit (variant 1: seeds 1-" in error
     assert not path.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_a_hundred_deals_of_each_variant_go_on_one_mydos_disk(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "TEST.ATR"
+    args = ["build", "--test-disk", "--seeds", "1-100", "--variant", "both", "-o", str(path)]
+    assert main(args) == 0
+    said = capsys.readouterr().out
+    assert "variants 1 and 2: seeds 1-100 of 52 cards; MyDOS, 5760 sectors of 256 bytes" in said
+    disk = Dos2Disk(AtrImage.read(path))
+    assert disk.geometry == mydos_geometry(5760, 256) and check_disk(disk) == []
+    plan = TestDiskPlan.parse(disk.read_file(PLAN_NAME), PLAN_NAME)
+    assert plan == TestDiskPlan((1, 2), ((52, tuple(range(1, 101))),))
+    assert main(["verify", "--results", str(path)]) == 1  # read back: nothing recorded yet
+    out = capsys.readouterr().out
+    assert "0 of 200 deals verified" in out and "not recorded: the disk has not been booted" in out
+
+
+def test_what_fits_below_sector_1024_on_the_largest_disks() -> None:
+    """The boot code reads the files it serves below sector 1024: a program that
+    takes nearly all of them leaves room for the configuration of a few deals only,
+    on every disk, however large."""
+    plan = TestDiskPlan((1,), ((52, tuple(range(1, 21))),))
+    programs = {1: bytes(960 * 253)}  # 960 sectors of 256 bytes
+    with pytest.raises(TestDiskError) as raised:
+        build_test_disk(programs, b"OVERLAY\x9b", plan, "T.ATR")
+    message = str(raised.value)
+    assert "MyDOS, 65535 sectors of 256 bytes (16383 KB): the programs and the files" in message
+    fits = re.search(r"the first (\d+) deals fit \(variant 1: seeds 1-(\d+) of 52 cards\)", message)
+    assert fits is not None and 0 < int(fits[1]) == int(fits[2]) < 20
 
 
 @pytest.mark.parametrize(

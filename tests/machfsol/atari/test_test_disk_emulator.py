@@ -16,9 +16,13 @@ from pathlib import Path
 import pytest
 
 from a8.cli import main as a8_main
+from a8.disk.dos2.geometry import mydos_geometry
 from a8.disk.recorded import read_recording_file
 from a8.emu.emulator import EmulatorOptions, RunResult, run
 from a8.emu.script import Script
+from machfsol.atari.basic_game import overlay_listing, to_atascii
+from machfsol.atari.build import game_programs
+from machfsol.atari.test_disk import TestDiskPlan, build_test_disk
 from machfsol.cli import main
 
 pytestmark = pytest.mark.emulator
@@ -58,6 +62,28 @@ def test_a_whole_run_is_recorded_and_verified(
     assert "4 of 4 deals verified, recorded in 1 boot" in out and out.rstrip().endswith("OK")
     assert main(["verify", "--results", str(path), "--json"]) == 0
     assert '"ok": true' in capsys.readouterr().out
+
+
+def test_a_mydos_test_disk_is_recorded_and_verified(
+    atari800: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The disk ``--seeds 1-100 --variant both`` gets is a MyDOS one (16-bit links):
+    the same run on a MyDOS disk of 1440 sectors, read back by ``verify --results``.
+    (The Atari's writes past sector 1023 are tests/a8/disk/test_recording_emulator.py's.)"""
+    path = tmp_path / "MYDOS.ATR"
+    plan = TestDiskPlan((1, 2), ((52, (1, 2)),))
+    overlay = to_atascii(overlay_listing(None))
+    built = build_test_disk(game_programs(), overlay, plan, str(path), mydos_geometry(1440, 256))
+    path.write_bytes(built.recording.atr)
+    assert a8_main(["atr", "check", str(path)]) == 0
+    result = boot(path, TO_THE_END.wait(60))
+    assert result.ok
+    capsys.readouterr()
+    assert a8_main(["atr", "check", str(path)]) == 0
+    assert "MyDOS (1440 sectors of 256 bytes): no problems" in capsys.readouterr().out
+    assert main(["verify", "--results", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "4 of 4 deals verified, recorded in 1 boot" in out and out.rstrip().endswith("OK")
 
 
 def test_a8_emu_run_by_frames_leaves_the_records_in_the_disk(

@@ -27,9 +27,9 @@ from a8.disk.atr import AtrImage
 from a8.disk.boot import MenuEntry, install_boot_menu
 from a8.disk.check import Report, check_file_system, check_image
 from a8.disk.detect import open_disk, written_formats
-from a8.disk.dos2 import Density, Dos2Disk
+from a8.disk.dos2 import Density, Dos2Disk, Dos2Error
 from a8.disk.filesystem import DirectoryTree, FileSystem, FileSystemError, WritableFileSystem
-from a8.errors import A8Error
+from a8.errors import A8Error, UsageError
 from a8.files import (
     Output,
     is_stdout,
@@ -43,6 +43,9 @@ from a8.reading import read_input
 
 #: Help of every DISK argument.
 DISK_HELP = "the ATR disk image"
+#: ``a8 atr new --sectors``'s sector size unless told: double density, what the
+#: large images SDrive, FujiNet and SIO2PC serve have.
+MYDOS_SECTOR_SIZE = 256
 
 
 class DiskCommandError(A8Error):
@@ -63,15 +66,29 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 
     new = commands.add_parser(
         "new",
-        help="create an empty DOS 2 disk image",
-        description="Write an empty, formatted DOS 2 disk image (DOS 2.0S, 2.5 or 2.0D).",
+        help="create an empty DOS 2 or MyDOS disk image",
+        description="Write an empty, formatted DOS 2 disk image (DOS 2.0S, 2.5 or 2.0D), "
+        "or a MyDOS one of any size from 720 to 65535 sectors (--sectors): SDrive, FujiNet "
+        "and SIO2PC serve those, DOS 2.5 does not read the larger ones.",
     )
     new.add_argument("disk", type=output_argument, help="the image to write (- for stdout)")
-    new.add_argument(
+    size = new.add_mutually_exclusive_group()
+    size.add_argument(
         "--density",
         choices=[d.value for d in Density],
-        default=Density.SINGLE.value,
         help="single: 90K DOS 2.0S (default); enhanced: 130K DOS 2.5; double: 180K DOS 2.0D",
+    )
+    size.add_argument(
+        "--sectors",
+        type=int,
+        metavar="N",
+        help="a MyDOS disk of N sectors (720-65535; e.g. 1440 x 256 bytes: 360K)",
+    )
+    new.add_argument(
+        "--sector-size",
+        type=int,
+        metavar="BYTES",
+        help="with --sectors: 128 or 256 bytes a sector (default 256)",
     )
     new.add_argument("--force", action="store_true", help="replace an existing file")
     new.set_defaults(handler=cmd_new)
@@ -209,7 +226,16 @@ def cmd_new(args: argparse.Namespace) -> int:
     path: Output = args.disk
     if not is_stdout(path) and output_exists(path) and not args.force:
         raise DiskCommandError(f"{path}: already exists; give --force to replace it")
-    disk = Dos2Disk.new(Density(args.density), str(path))
+    if args.sectors is not None:
+        size = MYDOS_SECTOR_SIZE if args.sector_size is None else args.sector_size
+        try:
+            disk = Dos2Disk.new_mydos(args.sectors, size, str(path))
+        except Dos2Error as error:  # a size no disk has: a bad argument
+            raise UsageError(str(error)) from None
+    elif args.sector_size is not None:
+        raise UsageError(f"{path}: --sector-size is for a MyDOS disk: give its size with --sectors")
+    else:
+        disk = Dos2Disk.new(Density(args.density or Density.SINGLE.value), str(path))
     write_atomically(path, disk.to_bytes())
     return 0
 

@@ -9,8 +9,8 @@ the programs one after the other, as if typed at the keyboard: ``RUN "H:NAME"``.
 What the programs see of ``H:`` is what atari800's ``H:`` folder gives them, so an
 unchanged program that uses ``H:`` under the emulator runs on a real machine.
 
-The disk is an ordinary DOS 2 disk (``a8 atr check`` is clean before, during and
-after a run; a real DOS lists and copies its files):
+The disk is an ordinary DOS 2 disk, or MyDOS when it is larger (``a8 atr check``
+is clean before, during and after a run; a real DOS lists and copies its files):
 
 =================  ========================================================
 ``RECORDER.SYS``   the boot code past the three boot sectors, with the tables
@@ -29,11 +29,22 @@ link, the directory or the VTOC. How a record is laid out, how the state commits
 it and how a run resumes after a power cut: ``recording.s``'s header, and
 :mod:`a8.disk.recorded`, which reads a disk back.
 
-Densities: single (DOS 2.0S, 720 sectors of 128 bytes: every drive), then enhanced
-(DOS 2.5, 1040 x 128: a 1050 or better, and what DOS 2.5 itself formats), then
-double (DOS 2.0D, 720 x 256: SIO2PC, FujiNet, SDrive and upgraded drives, not a
-stock 1050, and not DOS 2.5); :func:`build_recording_disk` takes the first that
+Formats: single density (DOS 2.0S, 720 sectors of 128 bytes: every drive), then
+enhanced (DOS 2.5, 1040 x 128: a 1050 or better, and what DOS 2.5 itself formats),
+then double (DOS 2.0D, 720 x 256: SIO2PC, FujiNet, SDrive and upgraded drives, not
+a stock 1050, and not DOS 2.5), then larger MyDOS disks of 256-byte sectors, from
+1440 sectors (360 KB) up to 65,535 (16 MB), which SIO2PC, FujiNet and SDrive serve
+and MyDOS reads, DOS 2.5 not; :func:`build_recording_disk` takes the first that
 holds everything, unless told which.
+
+On a MyDOS disk of more than 1023 sectors the links hold a 16-bit next sector and
+no file number. The Atari writes RECORDS.TXT's links itself, so there its file
+number is given as 0 (``RECFILE``): the link's first byte is then the next
+sector's high byte, as MyDOS has it. The boot code reads the files it serves with
+10-bit links, which such a link is for a sector below 1024: the builder checks that
+the programs and every file served lie there. They go on the disk first, from the
+lowest sectors up, so about 250 KB of them fit; the records, which the boot code
+finds through its table of runs of sectors, take any sector up to the last.
 
 The programs' tables are written as assembly source (``params.s``, ``tables.s``)
 and assembled with the code, rather than patched into fixed-size slots: each
@@ -49,8 +60,8 @@ from importlib import resources
 from typing import Final
 
 from a8.asm import Assembly, AssemblyError, assemble
-from a8.disk.dos2 import Density, DirectoryEntry, Dos2Disk, Dos2Error
-from a8.disk.dos2.chain import Link
+from a8.disk.dos2 import GEOMETRIES, Density, DirectoryEntry, Dos2Disk, Dos2Error, Geometry
+from a8.disk.dos2.geometry import HIGHEST_LINKABLE, mydos_geometry
 from a8.disk.names import FileName, FileNameError
 from a8.errors import A8Error
 
@@ -80,7 +91,8 @@ MAX_SERVED: Final = 8
 #: Resumable files per program (the state's position slots).
 MAX_RESUMABLE: Final = 8
 #: Runs of consecutive sectors RECORDS.TXT may have (the VTOC, the directory and
-#: DOS 2.5's sector 720 split the disk in at most three).
+#: DOS 2.5's sector 720 split the disk in at most three; MyDOS's VTOC sectors from
+#: 360 down and its directory in 361-368 in at most two).
 MAX_RUNS: Final = 4
 #: The longest machine record the boot code writes (its text; see machine_record).
 MACHINE_RECORD_MAX: Final = 371
@@ -91,6 +103,27 @@ DENSITY_NAMES: Final = {
     Density.ENHANCED: "enhanced density (DOS 2.5, 1040 sectors of 128 bytes)",
     Density.DOUBLE: "double density (DOS 2.0D, 720 sectors of 256 bytes)",
 }
+#: The MyDOS disks tried after the DOS 2 densities, 256-byte sectors: each twice the
+#: one before from 360 KB (1440 sectors), up to the most SIO's sector numbers reach.
+LARGE_SECTOR_COUNTS: Final = (1440, 2880, 5760, 11520, 23040, 46080, 65535)
+LARGE_SECTOR_SIZE: Final = 256
+#: Every format the builder tries, smallest first.
+FORMATS: Final = tuple(GEOMETRIES[density] for density in DENSITIES) + tuple(
+    mydos_geometry(count, LARGE_SECTOR_SIZE) for count in LARGE_SECTOR_COUNTS
+)
+
+
+def format_name(geometry: Geometry) -> str:
+    """A disk format in words: ``double density (DOS 2.0D, 720 sectors of 256 bytes)``,
+    ``MyDOS, 2880 sectors of 256 bytes (720 KB)``."""
+    for density, known in GEOMETRIES.items():
+        if known == geometry:
+            return DENSITY_NAMES[density]
+    size = geometry.sector_count * geometry.sector_size // 1024  # as drives name it
+    return (
+        f"{geometry.dos_name}, {geometry.sector_count} sectors of {geometry.sector_size} "
+        f"bytes ({size} KB)"
+    )
 
 
 class RecordingError(A8Error):
@@ -157,7 +190,8 @@ class RecordingDisk:
     """A recording disk, built: the ATR image's bytes and what it is."""
 
     atr: bytes
-    density: Density
+    #: The disk's format: a DOS 2 density's, or a larger MyDOS disk's.
+    geometry: Geometry
     #: Where BASIC's memory starts on this disk (MEMLO, $02E7).
     memlo: int
     #: Sectors of RECORDS.TXT, and the sectors the space asked for needs at most.
@@ -170,11 +204,16 @@ class RecordingDisk:
     @property
     def record_bytes(self) -> int:
         """RECORDS.TXT's data bytes."""
-        return self.record_sectors * (sector_size(self.density) - 3)
+        return self.record_sectors * self.geometry.data_bytes
 
+    @property
+    def density(self) -> Density | None:
+        """The DOS 2 density of the disk (None: a larger MyDOS disk)."""
+        return next((d for d, g in GEOMETRIES.items() if g == self.geometry), None)
 
-def sector_size(density: Density) -> int:
-    return 256 if density is Density.DOUBLE else 128
+    @property
+    def format_name(self) -> str:
+        return format_name(self.geometry)
 
 
 # --- the state sector (shared with the reader, a8.disk.recorded) ----------------------
@@ -464,29 +503,39 @@ def build_recording_disk(
     programs: Sequence[RecordingProgram],
     space: RecordSpace,
     *,
-    density: Density | None = None,
+    density: Density | Geometry | None = None,
     source: str = "recording disk",
 ) -> RecordingDisk:
     """A recording disk running ``programs`` in order, with room for ``space``.
 
-    The density is the first of single, enhanced and double that holds the
-    programs and the records asked for, or ``density``. A disk too small is a
-    :class:`RecordingError` that gives, for each density tried, the sectors the
+    The format is the first of :data:`FORMATS` (single, enhanced and double
+    density, then MyDOS disks of 1440 sectors and more) that holds the programs and
+    the records asked for, or ``density`` (a DOS 2 density, or a disk's rules such
+    as ``mydos_geometry(2880, 256)``). A disk too small is a
+    :class:`RecordingError` that gives, for each format tried, the sectors the
     records would have and the sectors they need.
     """
     plan = _plan(programs, source)
+    if density is None:
+        candidates: Sequence[Geometry] = FORMATS
+    else:
+        candidates = [GEOMETRIES[density] if isinstance(density, Density) else density]
+    probes: dict[int, Assembly] = {}
     tried = []
-    for candidate in [density] if density is not None else DENSITIES:
-        sector_data = sector_size(candidate) - 3
+    for candidate in candidates:
+        sector_data = candidate.data_bytes
         needed = space.sectors(sector_data)
+        size = candidate.sector_size
+        if size not in probes:
+            probes[size] = assemble_recorder(plan, _probe_layout(plan, size))
         try:
-            built = _build(plan, candidate, needed, source)
+            built = _build(plan, candidate, needed, probes[size], source)
         except _TooSmall as small:
             detail = small.detail or (
                 f"{small.record_sectors} sectors for records ({small.record_sectors * sector_data} "
                 f"bytes), {needed} needed"
             )
-            tried.append(f"{DENSITY_NAMES[candidate]}: {detail}")
+            tried.append(f"{format_name(candidate)}: {detail}")
             continue
         return built
     asked = (
@@ -496,12 +545,20 @@ def build_recording_disk(
     raise RecordingError(f"{source}: the disk is too small for {asked}: {'; '.join(tried)}")
 
 
-def _build(plan: _Plan, density: Density, needed: int, source: str) -> RecordingDisk:
-    size = sector_size(density)
-    data = size - 3
-    probe = assemble_recorder(plan, _probe_layout(plan, size))
+def _build(
+    plan: _Plan, geometry: Geometry, needed: int, probe: Assembly, source: str
+) -> RecordingDisk:
+    size = geometry.sector_size
+    data = geometry.data_bytes
     system_bytes = len(probe.code) - BOOT_BYTES
-    disk = Dos2Disk.new(density, source)
+    lengths = [system_bytes, 2 * data, *(len(p.program) for p in plan.programs)]
+    lengths += [len(content) for content in plan.stored.values()]
+    # The files take whole sectors of the disk's capacity, the records the rest: a
+    # format that cannot hold the records is passed over before it is built.
+    left = geometry.capacity - sum(max(1, -(-length // data)) for length in lengths)
+    if 0 <= left < needed:
+        raise _TooSmall(left)
+    disk = Dos2Disk.new(geometry, source)
     try:
         system = disk.add_file(SYSTEM_NAME, bytes(system_bytes))
         state = disk.add_file(STATE_NAME, bytes(2 * data))
@@ -512,6 +569,14 @@ def _build(plan: _Plan, density: Density, needed: int, source: str) -> Recording
         stored = {name: disk.add_file(name, content) for name, content in plan.stored.items()}
     except Dos2Error as error:
         raise _TooSmall(0, f"the programs and their files do not fit ({error})") from None
+    served = [system, *own, *stored.values()]
+    highest = max(sector for entry in served for sector, _ in disk.chain(entry))
+    if highest > HIGHEST_LINKABLE:
+        raise _TooSmall(
+            0,
+            f"the programs and the files they are served reach sector {highest}; the "
+            f"boot code reads them up to sector {HIGHEST_LINKABLE}",
+        )
     free = len(disk.available_sectors())
     if free < needed or free == 0:
         raise _TooSmall(free)
@@ -529,14 +594,15 @@ def _build(plan: _Plan, density: Density, needed: int, source: str) -> Recording
         system_start=system.start,
         state_sectors=(state_chain[0][0], state_chain[1][0]),
         state_links=b"".join(link.pack() for _, link in state_chain),
-        records_file=records.number,
+        # 16-bit links have no file number: the first byte is the sector's high byte
+        records_file=0 if geometry.long_links else records.number,
         runs=runs,
         starts=tuple(
             (entry.start, tuple(stored[served.stored].start for served in table))
             for entry, table in zip(own, plan.tables, strict=True)
         ),
     )
-    _check_links(disk, records, record_sectors, data)
+    _check_links(disk, records, record_sectors, layout.records_file)
     assembly = assemble_recorder(plan, layout)
     if len(assembly.code) != len(probe.code):
         raise RecordingError("recording.s: the code's size depends on the disk's sector numbers")
@@ -553,7 +619,7 @@ def _build(plan: _Plan, density: Density, needed: int, source: str) -> Recording
     }
     return RecordingDisk(
         atr=disk.image.to_bytes(),
-        density=density,
+        geometry=geometry,
         memlo=assembly.labels["resident_end"],
         record_sectors=len(record_sectors),
         needed_sectors=needed,
@@ -572,12 +638,15 @@ def _runs(sectors: Sequence[int]) -> tuple[tuple[int, int], ...]:
     return tuple((first, last) for first, last in runs)
 
 
-def _check_links(disk: Dos2Disk, entry: DirectoryEntry, sectors: list[int], data: int) -> None:
-    """RECORDS.TXT's links are what the boot code writes back: file number, the next
-    sector of its runs, every sector full."""
+def _check_links(disk: Dos2Disk, entry: DirectoryEntry, sectors: list[int], number: int) -> None:
+    """RECORDS.TXT's links are what the boot code writes back: ``number`` << 2 | the
+    next sector's high byte (a short link: the file number and the top two bits; a
+    16-bit one: 0 and the whole byte), the next sector's low byte, every sector full."""
+    data = disk.geometry.data_bytes
     following = [*sectors[1:], 0]
     for sector, after in zip(sectors, following, strict=True):
-        if disk.link(sector) != Link(entry.number, after, data):
+        packed = bytes([number << 2 | after >> 8, after & 0xFF, data])
+        if disk.image.read_sector(sector)[data:] != packed:
             raise RecordingError(f"{RECORDS_NAME}: sector {sector}'s link is not the boot code's")
 
 

@@ -17,7 +17,6 @@ from typing import Any
 
 from a8.commandline import docs
 from a8.disk.atr import AtrImage
-from a8.disk.recording import DENSITY_NAMES
 from a8.emu.cli import add_machine_arguments, check_machine
 from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, require_emulator, resolve_roms
 from a8.errors import A8Error
@@ -297,7 +296,7 @@ def cmd_build_test_disk(args: argparse.Namespace) -> int:
     disk = built.recording
     report = sys.stderr if isinstance(output, str) else sys.stdout
     print(
-        f"{output}: test disk, {plan.describe()}; {DENSITY_NAMES[disk.density]}; "
+        f"{output}: test disk, {plan.describe()}; {disk.format_name}; "
         f"{disk.record_sectors} sectors for the records, {disk.needed_sectors} needed at "
         f"most; MEMLO ${disk.memlo:04X}",
         file=report,

@@ -42,14 +42,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from a8.disk.dos2 import Geometry
 from a8.disk.recording import (
-    DENSITIES,
+    FORMATS,
     RecordingDisk,
     RecordingError,
     RecordingProgram,
     RecordSpace,
     ServedFile,
     build_recording_disk,
+    format_name,
 )
 from machfsol.atari.build import file_name_of
 from machfsol.atari.test_mode import CONFIG_NAME, EOL, OVERLAY_NAME, config_text
@@ -173,21 +175,40 @@ def transcript_bound(game: int, deal: Deal, steps: Sequence[Step], program: str)
 
 
 def build_test_disk(
-    programs: Mapping[int, bytes], overlay: bytes, plan: TestDiskPlan, source: str
+    programs: Mapping[int, bytes],
+    overlay: bytes,
+    plan: TestDiskPlan,
+    source: str,
+    disk_format: Geometry | None = None,
 ) -> TestDisk:
     """The test disk running ``programs`` (SAVE files by variant, in ``plan``'s order)
-    on ``plan``'s deals, ``overlay`` the test mode's listing (ATASCII).
+    on ``plan``'s deals, ``overlay`` the test mode's listing (ATASCII), on the
+    smallest format that holds it (or ``disk_format``).
 
     A disk that cannot hold the programs, their files and every deal's transcript is
     a TestDiskError: the sizes, and how many of the first deals would fit."""
     contents = _Contents.of(programs, overlay, plan)
     try:
-        return contents.build(len(contents.deals), source)
+        return contents.build(len(contents.deals), source, disk_format)
     except RecordingError as error:
         raise TestDiskError(
             f"{error} ({len(contents.deals)} deals for each of {len(plan.variants)} "
-            f"program(s)); {contents.what_fits(source)}"
+            f"program(s)); {contents.what_fits(source, disk_format)}"
         ) from None
+
+
+def deals_that_fit(
+    programs: Mapping[int, bytes],
+    overlay: bytes,
+    plan: TestDiskPlan,
+    formats: Sequence[Geometry],
+    source: str = "test disk",
+) -> tuple[int, ...]:
+    """How many of ``plan``'s first deals a test disk of each of ``formats`` holds
+    (for each of its programs): what the builder accepts, the transcripts bounded
+    as it bounds them."""
+    contents = _Contents.of(programs, overlay, plan)
+    return tuple(contents.most(source, disk_format) for disk_format in formats)
 
 
 @dataclass(frozen=True)
@@ -217,8 +238,9 @@ class _Contents:
         }
         return cls(programs, overlay, plan, deals, steps, bounds)
 
-    def build(self, count: int, source: str) -> TestDisk:
-        """The disk of the first ``count`` deals (RecordingError if it cannot be built)."""
+    def build(self, count: int, source: str, disk_format: Geometry | None = None) -> TestDisk:
+        """The disk of the first ``count`` deals, of the smallest format that holds
+        them or of ``disk_format`` (RecordingError if it cannot be built)."""
         plan = self.first(count)
         deals = self.deals[:count]
         recording_programs = []
@@ -236,7 +258,9 @@ class _Contents:
             data_bytes=transcripts + BOOTS * DONE_BYTES,
             boots=BOOTS,
         )
-        recording = build_recording_disk(recording_programs, space, source=source)
+        recording = build_recording_disk(
+            recording_programs, space, density=disk_format, source=source
+        )
         return TestDisk(recording, plan, transcripts)
 
     def first(self, count: int) -> TestDiskPlan:
@@ -250,20 +274,30 @@ class _Contents:
             self.plan.variants, tuple((deck, tuple(seeds)) for deck, seeds in groups)
         )
 
-    def what_fits(self, source: str) -> str:
-        """The most of the first deals a disk holds, in words."""
-        low, high = 0, len(self.deals)  # low fits (none: nothing to check); high does not
+    def most(self, source: str, disk_format: Geometry | None = None) -> int:
+        """The most of the first deals a disk holds (of ``disk_format``, or of any)."""
+        low, high = 0, len(self.deals) + 1  # low fits (none: nothing to check); high does not
         while high - low > 1:
             middle = (low + high) // 2
             try:
-                self.build(middle, source)
+                self.build(middle, source, disk_format)
             except RecordingError:
                 high = middle
             else:
                 low = middle
+        return low
+
+    def what_fits(self, source: str, disk_format: Geometry | None = None) -> str:
+        """The most of the first deals a disk holds, in words."""
+        low = self.most(source, disk_format)
+        if low == 0 and disk_format is not None:
+            return f"not even one deal fits on {format_name(disk_format)}"
         if low == 0:
-            densities = ", ".join(density.value for density in DENSITIES)
-            return f"not even one deal fits ({densities} density tried)"
+            largest = FORMATS[-1]
+            return (
+                f"not even one deal fits (every format tried, up to {largest.dos_name}'s "
+                f"{largest.sector_count} sectors)"
+            )
         return (
             f"the first {low} deals fit ({self.first(low).describe()}): give fewer seeds, "
             "or make a disk per variant"

@@ -31,12 +31,14 @@ from a8.disk.dos2.geometry import (
     FIRST_HIGH_SECTOR,
     GEOMETRIES,
     MAX_FILES,
+    MYDOS_SECTOR_COUNTS,
+    MYDOS_SECTOR_SIZES,
     ROOT_DIRECTORY,
-    VTOC_DOS_CODE,
     VTOC_SECTOR,
     Density,
     Geometry,
     bitmap_range,
+    mydos_geometry,
     system_sectors,
 )
 from a8.disk.dos2.recognise import recognise, usable_directory
@@ -88,18 +90,39 @@ class Dos2Disk(WritableFileSystem[DirectoryEntry]):
     # -- creation -----------------------------------------------------------------
 
     @classmethod
-    def new(cls, density: Density = Density.SINGLE, source: str = "<image>") -> Dos2Disk:
-        """A formatted, empty disk: every sector free but the system's."""
-        geometry = GEOMETRIES[density]
+    def new(cls, density: Density | Geometry = Density.SINGLE, source: str = "<image>") -> Dos2Disk:
+        """A formatted, empty disk of a DOS 2 density or of the rules given (MyDOS:
+        :meth:`new_mydos`): every sector free but the system's."""
+        geometry = GEOMETRIES[density] if isinstance(density, Density) else density
         image = AtrImage.blank(geometry.sector_count, geometry.sector_size, source)
         vtoc = bytearray(image.read_sector(VTOC_SECTOR))
-        VTOC_HEADER.pack_into(vtoc, 0, VTOC_DOS_CODE, geometry.capacity, 0)
+        VTOC_HEADER.pack_into(vtoc, 0, geometry.vtoc_code, geometry.capacity, 0)
         image.write_sector(VTOC_SECTOR, bytes(vtoc))
         disk = cls(image, geometry)
         reserved = system_sectors(geometry)
         disk.free = {s for s in bitmap_range(geometry) if s not in reserved}
         write_vtoc(image, geometry, disk.free)
         return disk
+
+    @classmethod
+    def new_mydos(
+        cls, sector_count: int, sector_size: int = 256, source: str = "<image>"
+    ) -> Dos2Disk:
+        """An empty MyDOS disk of any size MyDOS formats, laid out as MyDOS lays it
+        out (and as a8 reads it): the VTOC from sector 360 down, as many sectors as
+        the bitmap needs, the directory in 361-368, sector 720 an ordinary one, and
+        16-bit links from 1024 sectors up. Drives such as SDrive, FujiNet and SIO2PC
+        serve such images; DOS 2.5 cannot read the larger ones."""
+        if sector_size not in MYDOS_SECTOR_SIZES:
+            raise Dos2Error(
+                f"{source}: a MyDOS disk has sectors of 128 or 256 bytes, not {sector_size}"
+            )
+        if sector_count not in MYDOS_SECTOR_COUNTS:
+            low, high = MYDOS_SECTOR_COUNTS.start, MYDOS_SECTOR_COUNTS.stop - 1
+            raise Dos2Error(
+                f"{source}: a MyDOS disk has {low} to {high} sectors, not {sector_count}"
+            )
+        return cls.new(mydos_geometry(sector_count, sector_size), source)
 
     # -- what the commands see ------------------------------------------------------
 

@@ -27,6 +27,10 @@ HIGHEST_LINKABLE = 1023
 FIRST_HIGH_SECTOR = 720
 VTOC2_SECTOR = 1024
 VTOC_DOS_CODE = 2
+#: The disks MyDOS formats: 720 sectors (a single-density floppy's) up to 65,535 (the
+#: most SIO's two-byte sector numbers reach), of 128 or 256 bytes.
+MYDOS_SECTOR_COUNTS = range(720, 65536)
+MYDOS_SECTOR_SIZES = (128, 256)
 #: The VTOC's bitmap starts at this byte (after the DOS code, total and free count).
 VTOC_BITMAP_OFFSET = 10
 
