@@ -31,7 +31,7 @@ import pytest
 from py65.devices.mpu6502 import MPU
 
 from a8.disk.atr import AtrImage
-from a8.disk.dos2 import Density, Dos2Disk
+from a8.disk.dos2 import GEOMETRIES, Density, Dos2Disk
 from a8.disk.recording import (
     SYSTEM_ADDRESS,
     SYSTEM_NAME,
@@ -40,7 +40,6 @@ from a8.disk.recording import (
     RecordSpace,
     ServedFile,
     build_recording_disk,
-    sector_size,
 )
 from tests.ram6502 import RecordingRam
 
@@ -181,7 +180,7 @@ def boot_problem(built: RecordingDisk, failures: dict[int, int] | None = None) -
 
 @pytest.mark.slow
 def test_every_memlo_in_a_sector_wide_range_boots() -> None:
-    data = sector_size(Density.SINGLE) - 3
+    data = GEOMETRIES[Density.SINGLE].data_bytes
     disks = [disk_grown_by(extra, Density.SINGLE) for extra in range(data)]
     first = disks[0].memlo
     assert [built.memlo for built in disks] == list(range(first, first + data))
