@@ -161,22 +161,15 @@ def boot_image(disk: Dos2Disk, entries: list[MenuEntry], title: str) -> BootMenu
         image[at - LOAD_ADDRESS : at - LOAD_ADDRESS + 2] = value.to_bytes(2, "little")
 
     patch_word(labels["p_secsz"], geometry.sector_size)
-    patch_word(labels["p_buf"], BUFFER)
-    for label, offset in BUFFER_OPERANDS.items():
-        patch_word(labels[label] + 1, BUFFER + offset)
     for label, offset in TABLE_OPERANDS.items():
         patch_word(labels[label] + 1, BUFFER + len(line) + offset)
     patch_word(labels["p_stage"] + 1, BUFFER + room)
     patch("p_all", len(line))
     patch("p_entry3", len(table))
     patch("p_link", geometry.data_bytes)
-    # The second stage's own operands that read the buffer (p_buf4).
-    stage = bytearray(stage2)
-    at = labels["p_buf4"] + 1 - labels["stage2"]
-    stage[at : at + 2] = BUFFER.to_bytes(2, "little")
     # the menu's sector reads as a file's last sector: no next one, the menu line's length
     link = bytes([0, 0, len(menu)])
-    menu_sector = (line + table).ljust(room, b"\0") + stage + link
+    menu_sector = (line + table).ljust(room, b"\0") + stage2 + link
     return BootMenu(bytes(image), menu_sector)
 
 
@@ -188,6 +181,9 @@ def check_layout(loader: Loader) -> None:
         problems.append(f"the first stage takes {len(loader.first_stage)} bytes of {BOOT_SIZE}")
     if loader.end() > BUFFER:
         problems.append("the first stage runs into the sector buffer")
+    at = labels["dcbbuf"] - LOAD_ADDRESS
+    if int.from_bytes(loader.code[at : at + 2], "little") != BUFFER:
+        problems.append(f"the sector buffer must be at ${BUFFER:04X}")
     if labels["stage2"] < BUFFER + MAX_SECTOR_SIZE or labels["stage2end"] > labels["lastlen"]:
         problems.append("the second stage must lie between the buffer and the variables")
     if labels["hooktab"] != HOOK_TABLE:
@@ -225,13 +221,12 @@ def install_boot_menu(disk: Dos2Disk, entries: list[MenuEntry], title: str) -> N
 
 
 #: Labels of the bytes boot_image patches: one-byte operands, the instructions that
-#: read the buffer or the menu table in it (their address operand: the buffer or the
-#: table + this offset), and words.
+#: read the menu table in the buffer (their address operand: the table + this offset)
+#: or copy the second stage from it, and words.
 PATCHED_OPERANDS = ("p_all", "p_entry3", "p_link")
-BUFFER_OPERANDS = {"p_buf0": 0, "p_buf1": 0, "p_buf2": 1, "p_buf3": 2}
 TABLE_OPERANDS = {"p_table0": 0, "p_table1": 1, "p_table2": 2}
 STAGE_OPERANDS = ("p_stage",)
-PATCHED_WORDS = ("p_secsz", "p_buf")
+PATCHED_WORDS = ("p_secsz",)
 
 
 def menu_start_sectors(boot_sectors: bytes, menu_sector: bytes) -> list[int] | None:
@@ -245,7 +240,7 @@ def menu_start_sectors(boot_sectors: bytes, menu_sector: bytes) -> list[int] | N
     loader = assemble_loader()
     labels = loader.labels
     skipped = {labels[name] + 1 - LOAD_ADDRESS for name in PATCHED_OPERANDS}
-    for name in [*BUFFER_OPERANDS, *TABLE_OPERANDS, *STAGE_OPERANDS]:
+    for name in [*TABLE_OPERANDS, *STAGE_OPERANDS]:
         skipped |= {labels[name] + 1 - LOAD_ADDRESS, labels[name] + 2 - LOAD_ADDRESS}
     for name in PATCHED_WORDS:
         skipped |= {labels[name] - LOAD_ADDRESS, labels[name] + 1 - LOAD_ADDRESS}

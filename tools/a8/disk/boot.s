@@ -86,11 +86,11 @@
 .alias sectors $D1      ; sectors read so far (the loading bar: one block per four)
 
 ; --- RAM up to $0A00 (below MEMLO) -----------------------------------------------
-; The sector buffer follows the boot sectors, at $0880, 128 or 256 bytes; boot.py
-; patches its address into the p_buf... operands, the menu table's into p_table...
-; and the place of the second stage in the menu's sector into p_stage. The second
+; The sector buffer follows the boot sectors, at $0880, 128 or 256 bytes (boot.py's
+; BUFFER: it checks the two agree); boot.py patches the menu table's place in it into
+; the p_table... operands and the second stage's into p_stage. The second
 ; stage runs at $0980, above the largest buffer.
-.alias buffer  $0880    ; boot.py patches it again (a8.disk.boot.BUFFER)
+.alias buffer  $0880
 .alias table   $0880
 .data
 .org $09EE
@@ -215,7 +215,7 @@ have:    lda ICCOMZ
          bne serve
          jmp fast
 serve:   ldy bufpos
-p_buf0:  lda buffer,y
+         lda buffer,y
          inc bufpos
          ldx ICBLLZ
          stx lastlen
@@ -276,12 +276,12 @@ readok:  inc sectors             ; every fourth sector, a block more of the bar
 p_bar:   sta $0000,y            ; (the screen address is set when a file is chosen)
 link:
 p_link:  ldy #125               ; the link bytes: sector size - 3
-p_buf1:  lda buffer,y           ; file number << 2 | next sector bits 8-9
+         lda buffer,y           ; file number << 2 | next sector bits 8-9
          and #3
          sta nexthi
-p_buf2:  lda buffer+1,y
+         lda buffer+1,y
          sta nextlo
-p_buf3:  lda buffer+2,y
+         lda buffer+2,y
          sta bufused
          lda #0
          sta bufpos
@@ -290,10 +290,10 @@ p_buf3:  lda buffer+2,y
 
 ; --- data -------------------------------------------------------------------------
 ; a8/disk/boot.py patches the operand of each instruction labelled "p_..." (the
-; byte after the opcode; for p_buf0-3 the two bytes after it: the buffer), and
-; the words at p_buf and p_secsz; it finds them in the assembler's label map.
+; byte after the opcode; for p_table0-2 and p_stage the two bytes after it), and
+; the word at p_secsz; it finds them in the assembler's label map.
 dcb:     .byte $31, 1, $52, $40 ; SIO request: disk 1, 'R'ead, data from drive
-p_buf:   .word 0                ; the buffer: the menu line's address
+dcbbuf:  .word buffer           ; the sector buffer
          .byte 15, 0            ; timeout (seconds), unused
 p_secsz: .word 128              ; bytes per sector
 hooks:   .word open-1, close-1, get-1  ; vector table entries hold address - 1
@@ -331,7 +331,7 @@ fast:    lda bufused            ; the bytes left in the buffer but the one serve
          ldx bufpos
          ldy #0
 copy:
-p_buf4:  lda buffer,x
+         lda buffer,x
          sta (ICBALZ),y
          inx
          iny
