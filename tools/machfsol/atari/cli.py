@@ -246,18 +246,23 @@ def cmd_build(args: argparse.Namespace) -> int:
     refuse_input_as_output(output, args.source)
     programs = game_programs(read_source(args.source))
     disk = build_disk(programs, str(output))
+    _write_disk(output, disk.to_bytes())
+    sizes = ", ".join(f"{file_name_of(v)} {len(programs[v])} bytes" for v in VARIANTS)
+    # With the disk on standard output, the summary goes to stderr, out of its way.
+    report = sys.stderr if isinstance(output, str) else sys.stdout
+    print(f"{output}: {sizes}, {disk.free_sectors} free sectors", file=report)
+    return 0
+
+
+def _write_disk(output: Output, data: bytes) -> None:
+    """Write a built disk image, atomically, making its folder first if need be."""
     if isinstance(output, Path):
         try:
             output.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             folder = output.parent
             raise MachfsolError(f"{folder}: cannot create the folder: {error.strerror}") from None
-    write_atomically(output, disk.to_bytes())
-    sizes = ", ".join(f"{file_name_of(v)} {len(programs[v])} bytes" for v in VARIANTS)
-    # With the disk on standard output, the summary goes to stderr, out of its way.
-    report = sys.stderr if isinstance(output, str) else sys.stdout
-    print(f"{output}: {sizes}, {disk.free_sectors} free sectors", file=report)
-    return 0
+    write_atomically(output, data)
 
 
 def cmd_build_test_disk(args: argparse.Namespace) -> int:
@@ -286,13 +291,7 @@ def cmd_build_test_disk(args: argparse.Namespace) -> int:
         programs = game_programs(source)
     plan = TestDiskPlan(variants, tuple((deck, seeds) for deck in decks))
     built = build_test_disk(programs, overlay, plan, str(output))
-    if isinstance(output, Path):
-        try:
-            output.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            folder = output.parent
-            raise MachfsolError(f"{folder}: cannot create the folder: {error.strerror}") from None
-    write_atomically(output, built.recording.atr)
+    _write_disk(output, built.recording.atr)
     disk = built.recording
     report = sys.stderr if isinstance(output, str) else sys.stdout
     print(
