@@ -18,7 +18,7 @@ from PIL import Image
 from a8.emu.emulator import EmulatorError, EmulatorOptions, RunResult, run, using_backend
 from a8.emu.keys import CONSOLE_NONE, CONSOLE_OPTION, IDLE, Frame
 from a8.emu.keywait import KeyPress
-from a8.emu.runner import INPUT_POLL_FRAMES, OPTION_HELD_FRAMES, POLL_FRAMES
+from a8.emu.runner import FILE_POLL_FRAMES, INPUT_POLL_FRAMES, OPTION_HELD_FRAMES, POLL_FRAMES
 from a8.emu.script import HoldKey, PressKey, Script, TypeText, Wait
 from tests.a8.emu.fake_machine import FakeMachine, HFile, Shown, screen_fixture
 
@@ -32,7 +32,12 @@ def run_on(machine: FakeMachine, script: Script, **options: Any) -> RunResult:
 
 
 def test_the_runner_values_are_the_documented_ones() -> None:
-    assert (POLL_FRAMES, INPUT_POLL_FRAMES, OPTION_HELD_FRAMES) == (30, 9, 120)
+    assert (POLL_FRAMES, FILE_POLL_FRAMES, INPUT_POLL_FRAMES, OPTION_HELD_FRAMES) == (
+        30,
+        300,
+        9,
+        120,
+    )
 
 
 def test_input_steps_are_fed_frame_for_frame(tmp_path: Path) -> None:
@@ -51,22 +56,24 @@ def test_input_steps_are_fed_frame_for_frame(tmp_path: Path) -> None:
 def test_wait_file_looks_every_poll_frames_until_the_file_is_there(tmp_path: Path) -> None:
     machine = FakeMachine(files=[HFile("OUT.TXT", b"HELLO\x9b", at=200)])
     result = run_on(machine, BOOT.wait_for_file("OUT.TXT", 600), hdir=tmp_path)
-    assert (result.reason, result.frames, result.exit_status) == ("script-end", 210, 0)
+    # looks at 150 (nothing yet) and 150 + FILE_POLL_FRAMES
+    assert (result.reason, result.frames, result.exit_status) == ("script-end", 450, 0)
     assert result.ok
     assert (tmp_path / "OUT.TXT").read_bytes() == b"HELLO\x9b"
 
 
 def test_wait_file_waits_until_the_program_closes_it(tmp_path: Path) -> None:
-    machine = FakeMachine(files=[HFile("SLOW.TXT", b"FIRST\x9b", at=200, closed=320)])
-    result = run_on(machine, BOOT.wait_for_file("SLOW.TXT", 600), hdir=tmp_path)
-    assert (result.reason, result.frames) == ("script-end", 330)
+    machine = FakeMachine(files=[HFile("SLOW.TXT", b"FIRST\x9b", at=200, closed=500)])
+    result = run_on(machine, BOOT.wait_for_file("SLOW.TXT", 900), hdir=tmp_path)
+    # there but open at 450, closed at the next look
+    assert (result.reason, result.frames) == ("script-end", 750)
 
 
 def test_wait_file_without_open_files_waits_for_a_steady_size(tmp_path: Path) -> None:
     """Where the system cannot tell whether the file is open, two looks must agree."""
     machine = FakeMachine(files=[HFile("OUT.TXT", b"1\x9b", at=200, closed=320)], tells_open=False)
-    result = run_on(machine, BOOT.wait_for_file("OUT.TXT", 600), hdir=tmp_path)
-    assert (result.reason, result.frames) == ("script-end", 240)
+    result = run_on(machine, BOOT.wait_for_file("OUT.TXT", 900), hdir=tmp_path)
+    assert (result.reason, result.frames) == ("script-end", 750)  # the same size at 450, 750
 
 
 def test_wait_file_times_out_after_its_frames_and_ends_cleanly(tmp_path: Path) -> None:

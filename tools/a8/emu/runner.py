@@ -7,8 +7,8 @@ program waits for a key). The runner turns each step of the script into those:
 
 * input steps (type, key, hold, wait) become frames, queued and run in one go
   before the next step that looks at the machine;
-* ``wait-file`` runs idle frames, :data:`POLL_FRAMES` at a time, until the file is
-  in the H: folder and the program has closed it;
+* ``wait-file`` runs idle frames, :data:`FILE_POLL_FRAMES` at a time, until the file
+  is in the H: folder and the program has closed it;
 * ``wait-text`` reads the screen every :data:`POLL_FRAMES` frames until a line
   contains the text;
 * ``wait-input`` runs :data:`INPUT_POLL_FRAMES` at a time until the program waits
@@ -47,8 +47,13 @@ from a8.files import write_atomically
 
 #: Frames OPTION is held from power-on when ``option_held`` is set.
 OPTION_HELD_FRAMES: Final = 120
-#: Frames run between two looks at the H: folder while waiting for a file.
+#: Frames run between two looks at the screen while waiting for a text.
 POLL_FRAMES: Final = 30
+#: Frames run between two looks at the H: folder while waiting for a file: the
+#: program runs on meanwhile, so a long step costs it nothing, and each look is a
+#: round trip to the emulator (at 30 frames those took a quarter of a verification's
+#: time). A file is seen at most this late (5 s of NTSC time).
+FILE_POLL_FRAMES: Final = 300
 #: Frames run at a time while waiting for the program to ask for a key (the fewest a
 #: block holds: the breakpoint gives the exact moment, this only bounds the idle tail).
 INPUT_POLL_FRAMES: Final = 9
@@ -188,7 +193,7 @@ def _wait_for_file(session: Session, path: Path, timeout_frames: int) -> None:
         last_size = size
         if waited >= timeout_frames:
             raise Stopped("wait-file-timeout")
-        step = min(POLL_FRAMES, max(1, timeout_frames - waited))
+        step = min(FILE_POLL_FRAMES, max(1, timeout_frames - waited))
         session.run_frames([IDLE] * step)
         waited += step
 

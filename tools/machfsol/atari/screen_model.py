@@ -29,6 +29,7 @@ The 24 rows of 40 characters, in ATASCII (red cards and suits in inverse video, 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Final
 
 from machfsol.atari.screen_sum import fletcher
@@ -54,6 +55,7 @@ END_KEYS: Final = "N NEW  T RESTART  U UNDO  O OPTIONS"
 HELP: Final = ("SPACE DRAW  H HINT  P PLAY ALL  ? HELP", "U UNDO Y REDO T RESTART N NEW O OPTIONS")
 
 
+@cache  # a verification draws some 100 screens a deal, 40 cards each
 def card_cell(card: Card | None, spanish: bool) -> bytes:
     """A card's two characters as the game prints them (``--`` for none)."""
     if card is None:
@@ -221,7 +223,7 @@ class Screen:
         discard = position.discard()
         top = discard[-1] if discard else None
         put(15, 22, card_cell(top, self.spanish) + f" ({len(discard)})".encode())
-        put(16, 0, f"MOVES {len(position.move_stack)}")
+        put(16, 0, f"MOVES {position.move_count}")
         if self.time is not None:
             minutes, seconds = divmod(self.time, 60)
             put(16, 12, f"TIME {minutes}:{seconds:02d}")

@@ -373,9 +373,9 @@ class Session:
     def _undo_all(self, position: Position) -> None:
         """After play-all: every move undone back to the deal, a hint after each undo,
         one undo more (nothing left), then play-all again from the start."""
-        while position.move_stack:
+        while position.move_count:
             undone = position.pop()
-            depth = len(position.move_stack)
+            depth = position.move_count
             self.ended = False
             self._step(f"undo back to move {depth} ({undone})", ["U"], self.screen(position))
             hint = choose_move(position)

@@ -569,6 +569,11 @@ class Position:
     def move_stack(self) -> tuple[Move, ...]:
         return tuple(Move(Place(s), Place(d)) for s, d in self._moves)
 
+    @property
+    def move_count(self) -> int:
+        """``len(move_stack)`` without building the moves (screens show it every step)."""
+        return len(self._moves)
+
     def opening_steps(self) -> tuple[Step, ...]:
         """The forced steps of the deal itself (filling the tableau)."""
         return self._public_steps(self._steps[: self._opening])

@@ -150,7 +150,7 @@ class Sitting:
     @property
     def moves(self) -> int:
         """Moves made in this deal (as the transcript counts them)."""
-        return len(self.position.move_stack)
+        return self.position.move_count
 
     @property
     def in_progress(self) -> bool:
