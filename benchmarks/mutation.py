@@ -21,9 +21,9 @@ mutant). A mutant is:
 The score is killed / (killed + survived); the target is 95%, figures in
 docs/VERIFY.md. A program the mutant leaves unchanged for one variant is verified on
 the other only (the unchanged one is the original, which passes). To save time the
-verification of a mutant stops at its first boot with a failed deal, and starts with
-the default plan's first four deals alone (the same boot as the default run's first,
-so the same verdict on them): the verdict is the default verification's.
+verification of a mutant stops at its first failed deal (each transcript is judged as
+the program closes it; no later boot starts): the verdict is the default
+verification's, as every deal before the failed one passed.
 
 ``--every N`` takes every N-th mutant (a quicker sample); ``--lines A-B`` only lines A
 to B; ``--again OLD.json`` only the survivors of an earlier report (``--json``), judged
@@ -47,15 +47,13 @@ from pathlib import Path
 from a8.errors import A8Error
 from machfsol.atari.basic_game import BasicSource, read_source
 from machfsol.atari.build import game_programs
-from machfsol.atari.verify import DEFAULT_PLAN, Plan, disk_launches, game_disk, verify
+from machfsol.atari.verify import Plan, disk_launches, game_disk, verify
 from machfsol.errors import MachfsolError
 
 sys.path.insert(0, str(Path(__file__).parent))
 from mutants import Mutant, mutants  # noqa: E402
 
 EQUIVALENTS = Path(__file__).with_name("mutation-equivalents.txt")
-#: The default plan's first deals, verified first: most mutants fail there.
-FIRST_DEALS = 4
 TARGET = 0.95
 
 
@@ -107,14 +105,12 @@ def judge(mutant: Mutant, lines: list[str], original: dict[int, bytes], why: str
         work = Path(folder)
         disk = game_disk(work / "MUTANT.ATR", programs)
         launches = disk_launches(disk, changed, source)
-        first = Plan(launches, ((52, DEFAULT_PLAN[0][1][:FIRST_DEALS]),))
-        for stage, plan in (("first deals", first), ("default plan", Plan.default(launches))):
-            verification = verify(plan, work / stage, jobs=1, stop_on_failure=True)
-            if verification.failures:
-                failed = verification.failures[0]
-                detail = f"{stage}: v{failed.variant} deck {failed.deck} seed {failed.seed}: "
-                detail += (failed.error or "").replace(str(work), "")
-                return Verdict(mutant, "killed", detail, time.monotonic() - started)
+        verification = verify(Plan.default(launches), work, jobs=1, stop_on_failure=True)
+        if verification.failures:
+            failed = verification.failures[0]
+            detail = f"v{failed.variant} deck {failed.deck} seed {failed.seed}: "
+            detail += (failed.error or "").replace(str(work), "")
+            return Verdict(mutant, "killed", detail, time.monotonic() - started)
     return Verdict(mutant, "survived", "", time.monotonic() - started)
 
 

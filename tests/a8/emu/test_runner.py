@@ -76,6 +76,26 @@ def test_wait_file_without_open_files_waits_for_a_steady_size(tmp_path: Path) ->
     assert (result.reason, result.frames) == ("script-end", 750)  # the same size at 450, 750
 
 
+def test_stop_on_file_ends_the_script_after_the_file_it_judges(tmp_path: Path) -> None:
+    files = [HFile("T1.TXT", b"1\x9b", at=200), HFile("T2.TXT", b"2\x9b", at=800)]
+    seen: list[str] = []
+
+    def enough(path: Path) -> bool:
+        seen.append(path.name)
+        return path.read_bytes() == b"1\x9b"
+
+    script = BOOT.wait_for_file("T1.TXT", 3000).wait_for_file("T2.TXT", 3000).wait(500)
+    result = run_on(FakeMachine(files=files), script, hdir=tmp_path, stop_on_file=enough)
+    assert (result.reason, result.frames, result.exit_status) == ("stopped-on-file", 450, 0)
+    assert seen == ["T1.TXT"]
+    assert not result.ok
+    # the same script with a judge that never stops runs to its end
+    result = run_on(
+        FakeMachine(files=files), script, hdir=tmp_path / "2", stop_on_file=lambda path: False
+    )
+    assert (result.reason, result.frames) == ("script-end", 1050 + 500)
+
+
 def test_wait_file_times_out_after_its_frames_and_ends_cleanly(tmp_path: Path) -> None:
     result = run_on(FakeMachine(), BOOT.wait_for_file("NEVER.TXT", 100), hdir=tmp_path)
     assert (result.reason, result.frames, result.exit_status) == ("wait-file-timeout", 250, 0)

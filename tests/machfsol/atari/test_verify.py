@@ -370,6 +370,24 @@ def test_the_failure_names_the_engine_expectation(
 
 
 @pytest.mark.emulator
+def test_stop_on_failure_ends_the_boot_at_the_first_failed_deal(
+    atari800: str, tmp_path: Path
+) -> None:
+    """The mutation benchmark's quick verdict: the deals after a failed one are left
+    over, not played (they would be, without stop_on_failure)."""
+    variant, old, new = ALTERATIONS["policy-rescue-threshold"]
+    listing = tmp_path / "A.LST"
+    listing.write_text(altered(variant, old, new), encoding="ascii")
+    deals = (Deal(52, 1, "P"), Deal(52, 2, "P"), Deal(52, 3, "P"))
+    batch = Batch(program_launch(listing, 1), deals)
+    outcome = run_batch(batch, tmp_path / "stop" / "run", stop_on_failure=True)
+    assert [(r.seed, r.ok) for r in outcome.results] == [(1, False)]
+    assert outcome.leftover == deals[1:]
+    outcome = run_batch(batch, tmp_path / "all" / "run")
+    assert [r.seed for r in outcome.results] == [1, 2, 3] and not outcome.leftover
+
+
+@pytest.mark.emulator
 def test_a_wrong_question_fails_the_step_that_asks_it(atari800: str, tmp_path: Path) -> None:
     """The question for a card with two places (program line 222) is a screen the game
     waits on: the test mode records it, so a wrong one fails its deal there."""

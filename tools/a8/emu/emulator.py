@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Literal, Protocol, cast
@@ -44,6 +44,7 @@ Reason = Literal[
     "wait-file-timeout",
     "wait-text-timeout",
     "wait-input-timeout",
+    "stopped-on-file",
     "emulator-exited",
 ]
 
@@ -104,6 +105,11 @@ class EmulatorOptions:
     #: The backend that runs the machine, by its name in the registry; None: the
     #: default one (atari800, unless :func:`using_backend` says otherwise).
     backend: str | None = None
+    #: Called with each file a ``wait-file`` step has seen written and closed; True
+    #: ends the script there (reason ``stopped-on-file``, the emulator ended the
+    #: normal way). A caller that judges the files as they come stops a run whose
+    #: outcome it already knows instead of running it to the end.
+    stop_on_file: Callable[[Path], bool] | None = None
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,10 @@ program waits for a key). The runner turns each step of the script into those:
 * ``screenshot`` writes the screen as a PNG and keeps the snapshot.
 
 A wait that runs out ends the script but not the run: the backend still ends its
-emulator the normal way (reasons ``wait-file-timeout`` ...). Every other early end
-(the frame limit, the wall clock, an emulator that went away) is a :class:`Stopped`
-raised through the runner for the backend to handle.
+emulator the normal way (reasons ``wait-file-timeout`` ...), and so does the options'
+``stop_on_file`` when it says the file just seen is enough (``stopped-on-file``).
+Every other early end (the frame limit, the wall clock, an emulator that went away)
+is a :class:`Stopped` raised through the runner for the backend to handle.
 """
 
 from __future__ import annotations
@@ -58,11 +59,13 @@ FILE_POLL_FRAMES: Final = 300
 #: block holds: the breakpoint gives the exact moment, this only bounds the idle tail).
 INPUT_POLL_FRAMES: Final = 9
 
-#: The waits that end the script early but let the run end cleanly.
-SCRIPT_TIMEOUTS: Final[tuple[Reason, ...]] = (
+#: What ends the script early but lets the run end cleanly: a wait that runs out, or
+#: the options' ``stop_on_file``.
+EARLY_SCRIPT_ENDS: Final[tuple[Reason, ...]] = (
     "wait-file-timeout",
     "wait-text-timeout",
     "wait-input-timeout",
+    "stopped-on-file",
 )
 
 
@@ -145,7 +148,7 @@ def play(
     try:
         _play_steps(session, script, options, hdir, outcome)
     except Stopped as stop:
-        if stop.reason not in SCRIPT_TIMEOUTS:
+        if stop.reason not in EARLY_SCRIPT_ENDS:
             raise
         outcome.reason = stop.reason
 
@@ -164,6 +167,9 @@ def _play_steps(
         pending = []
         if isinstance(step, WaitForFile):
             _wait_for_file(session, hdir / step.name, step.timeout_frames)
+            if options.stop_on_file is not None and options.stop_on_file(hdir / step.name):
+                outcome.frames = session.frames
+                raise Stopped("stopped-on-file")
         elif isinstance(step, WaitForText):
             _wait_for_text(session, step)
         elif isinstance(step, WaitForInput):

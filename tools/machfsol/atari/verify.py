@@ -303,8 +303,9 @@ def verify(
     """Run ``plan`` on ``jobs`` emulators; transcripts and logs go under ``work``.
 
     ``progress`` is called now and then with the number of deals finished so far.
-    ``stop_on_failure``: once a boot has a failed deal, start no other boot (the
-    deals never played are left out of the results): a quick "does anything fail?".
+    ``stop_on_failure``: a boot ends at its first failed deal, and no other boot
+    starts (the deals never played are left out of the results): a quick "does
+    anything fail?".
     """
     require_emulator()  # a missing emulator is one error for all, not one per deal
     started = time.monotonic()
@@ -324,7 +325,12 @@ def verify(
                 boots += 1
                 folder = work / batch.group / f"run{boots}"
                 future = pool.submit(
-                    run_batch, batch, folder, deal_frames=deal_frames, options=options
+                    run_batch,
+                    batch,
+                    folder,
+                    deal_frames=deal_frames,
+                    options=options,
+                    stop_on_failure=stop_on_failure,
                 )
                 running[future] = (batch, folder)
             finished, _ = wait(running, timeout=0.25, return_when=FIRST_COMPLETED)

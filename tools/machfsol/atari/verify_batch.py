@@ -251,8 +251,12 @@ def run_batch(
     *,
     deal_frames: int = DEAL_FRAMES,
     options: EmulatorOptions | None = None,
+    stop_on_failure: bool = False,
 ) -> BatchOutcome:
     """Play ``batch`` in atari800 with ``folder`` as scratch space; judge every deal.
+
+    ``stop_on_failure``: each transcript is judged as soon as it is written, and the
+    first failed deal ends the boot (the deals after it are left over, not played).
 
     The transcripts are kept as ``<folder>/../d<deck>-seed<N>.txt`` (LF line ends), the
     emulator's log as ``<folder>/../boot-<first seed>.log``; ``folder`` is removed.
@@ -268,9 +272,10 @@ def run_batch(
     (hdir / OVERLAY_NAME).write_bytes(batch.launch.overlay)
     if isinstance(batch.launch, GameProgram):
         (hdir / PROGRAM_NAME).write_bytes(batch.launch.program)
-    result = run(
-        emulator_options(batch, hdir, deal_frames, options), batch_script(batch, deal_frames)
-    )
+    run_options = emulator_options(batch, hdir, deal_frames, options)
+    if stop_on_failure:
+        run_options = replace(run_options, stop_on_file=_FailureWatch(batch, steps))
+    result = run(run_options, batch_script(batch, deal_frames))
     log = folder.parent / f"boot-{batch.seeds[0]}.log"
     write_atomically(log, _log_text(batch, result).encode("utf-8"))
     judge = _Judge(batch, steps, hdir, folder.parent, result, deal_frames, log)
@@ -301,6 +306,23 @@ def _deals_text(deals: tuple[Deal, ...]) -> str:
             groups.append((deal.deck_size, []))
         groups[-1][1].append(deal.seed)
     return "seeds " + ", ".join(f"{format_seed_list(s)} of {d} cards" for d, s in groups)
+
+
+class _FailureWatch:
+    """Judges each transcript as the program closes it: True (stop) for a failed deal."""
+
+    def __init__(self, batch: Batch, steps: list[list[Step]]) -> None:
+        self.batch = batch
+        self.steps = steps
+
+    def __call__(self, path: Path) -> bool:
+        number = path.stem[1:]
+        if not (path.name.startswith("T") and number.isdigit()):
+            return False
+        index = int(number) - 1
+        deal, data = self.batch.deals[index], path.read_bytes()
+        variant = self.batch.launch.variant
+        return not judge_transcript(variant, deal, self.steps[index], data, None).ok
 
 
 class _Judge:
@@ -339,6 +361,9 @@ class _Judge:
             number = index + 1
             rest = deals[index + 1 :]
             path = self.hdir / f"T{number}.TXT"
+            if not path.exists() and self.result.reason == "stopped-on-file":
+                # a failed deal ended the boot: the rest were never played
+                return BatchOutcome(tuple(results), deals[index:], self.log)
             if not path.exists():  # the program stopped before this deal
                 results.append(self.failure(deal, self.why_missing(number)))
                 if self.ended_normally:  # a new boot would end the same way
