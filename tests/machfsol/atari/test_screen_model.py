@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from machfsol.atari.screen_model import (
     WIDTH,
@@ -16,6 +18,7 @@ from machfsol.atari.screen_model import (
     hint_text,
     internal,
     place_cells,
+    status_line,
 )
 from machfsol.atari.screen_sum import fletcher
 from machfsol.engine.autoplay import choose_move
@@ -102,3 +105,25 @@ def test_anything_else_is_said_plainly() -> None:
     assert diagnose(screen, (screen.checksum() + 1) & 0xFFFF) == (
         "the screen differs from the engine's in more than one place, or outside the table"
     )
+
+
+def test_the_status_line_takes_single_blanks_past_column_33() -> None:
+    """Program lines 199 and 8100: the default plan's ten-digit deal from 9 of 999."""
+    assert status_line("2147483646", 52, 9, 999) == "DEAL 2147483646  52 CARDS  WON 9/999"
+    assert status_line("2147483646", 52, 9, 1000) == "DEAL 2147483646  52 CARDS  WON 9/1000"
+    assert status_line("2147483646", 52, 10, 1000) == "DEAL 2147483646 52 CARDS WON 10/1000"
+    assert status_line("65537", 40, 1000, 1000) == "DEAL 65537  40 CARDS  WON 1000/1000"
+
+
+@given(
+    st.integers(1, 2147483646),
+    st.sampled_from(range(20, 53, 4)),
+    st.integers(0, 9999),
+    st.integers(0, 99999),
+)
+def test_the_status_line_never_reaches_the_last_column(
+    deal: int, deck: int, won: int, played: int
+) -> None:
+    """Column 39 would wrap the line (ERROR 5 at line 199 before it was cut short)."""
+    played = max(won, played)
+    assert len(status_line(str(deal), deck, won, played)) <= 39

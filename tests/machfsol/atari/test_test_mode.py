@@ -44,7 +44,7 @@ def test_the_transcripts_and_the_report_are_read_back(tmp_path: Path) -> None:
     )
     run = run_program(machine, tmp_path)
     assert (run.transcripts, run.free_bytes, run.memlo) == ((b"SEED 1\x9b",), 12345, 1792)
-    assert run.frames == 420  # the first look after frame 400: looks every 30 from 240
+    assert run.frames == 540  # the first look after frame 400: looks every 300 from 240
     typed = TypeText('ENTER "H1:MACHFSOL.LST"\n').frames()
     assert machine.fed[: BOOT_FRAMES + len(typed)] == [IDLE] * BOOT_FRAMES + typed
     assert (tmp_path / CONFIG_NAME).read_bytes().startswith(b"MFTEST 5\x9bS 52 F U 001 ")
@@ -76,3 +76,18 @@ def test_the_reserved_memory_must_be_the_programs(tmp_path: Path) -> None:
         run_program(machine, tmp_path, memlo=0x1C6C)
     poke = TypeText("POKE 743,108:POKE 744,28:NEW\n").frames()
     assert machine.fed[BOOT_FRAMES : BOOT_FRAMES + len(poke)] == poke
+
+
+def test_a_deal_with_a_score_sets_it_on_its_s_line() -> None:
+    deals = [Deal(52, 7), Deal(52, 2147483646, score=(9, 999))]
+    text = test_mode.config_text(deals, [[], []]).decode("latin-1").split("\x9b")
+    assert [line for line in text if line.startswith("S ")] == [
+        "S 52 F U 001 002",
+        "S 52 F U 002 002 00009 00999",
+    ]
+
+
+@pytest.mark.parametrize("score", [(5, 4), (-1, 3), (0, 100000)])
+def test_a_score_must_be_won_of_played(score: tuple[int, int]) -> None:
+    with pytest.raises(ValueError, match="deal score"):
+        Deal(52, 1, score=score)

@@ -21,8 +21,8 @@ from a8.basic import tokenize
 from a8.emu.emulator import EmulatorOptions, run
 from a8.emu.script import Script
 from machfsol.atari.basic_game import generate, read_source
-from machfsol.atari.test_player import Deal
-from machfsol.atari.verify import Plan, main_job, program_launch
+from machfsol.atari.test_player import Deal, expected_steps
+from machfsol.atari.verify import Plan, main_job, program_launch, scheduled_deal
 from machfsol.atari.verify_batch import Batch, DealResult, GameDisk, first_divergence, run_batch
 from machfsol.cli import main
 from machfsol.engine.seed_list import MAX_SEEDS, SeedListError, format_seed_list, parse_seed_list
@@ -385,6 +385,24 @@ def test_stop_on_failure_ends_the_boot_at_the_first_failed_deal(
     assert outcome.leftover == deals[1:]
     outcome = run_batch(batch, tmp_path / "all" / "run")
     assert [r.seed for r in outcome.results] == [1, 2, 3] and not outcome.leftover
+
+
+@pytest.mark.emulator
+def test_the_ten_digit_deal_shows_the_status_line_short_form(atari800: str, tmp_path: Path) -> None:
+    """The default plan's ten-digit deal starts from a score of 9 of 999 (the S line
+    sets it): MACHFSOL.2 wins it, and its screens then hold line 8100's short form."""
+    deal = scheduled_deal(52, 2147483646, 63)
+    assert deal.score == (9, 999)
+    listing = tmp_path / "MACHFSOL.2"
+    listing.write_bytes(tokenize(generate(2)))
+    outcome = run_batch(Batch(program_launch(listing, 2), (deal,)), tmp_path / "w" / "run")
+    (result,) = outcome.results
+    assert result.ok and result.outcome == "WON", result.error
+    rows = [step.screen.text_lines()[1] for step in next(expected_steps(2, (deal,))) if step.screen]
+    assert [row for row in rows if "2147483646" in row][0].rstrip() == (
+        "DEAL 2147483646  52 CARDS  WON 9/999"
+    )
+    assert rows[-1].rstrip() == "DEAL 2147483646 52 CARDS WON 10/1000"
 
 
 @pytest.mark.emulator

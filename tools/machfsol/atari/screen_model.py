@@ -68,6 +68,16 @@ def card_cell(card: Card | None, spanish: bool) -> bytes:
     return bytes([rank, signs[card.suit]])
 
 
+def status_line(deal: str, deck: int, won: int, played: int) -> str:
+    """Row 1 (program lines 199 and 8100): two blanks between the parts, or one when the
+    text before the deals played passes column 33 (a ten-digit deal and a score of two
+    digits or more), so that it never reaches the last column, which wraps the line."""
+    text = f"DEAL {deal}  {deck} CARDS  WON {won}/"
+    if len(text) > 33:
+        return f"DEAL {deal} {deck} CARDS WON {won}/{played}"
+    return text + str(played)
+
+
 def hint_text(move: Move | None, card: Card | None, spanish: bool) -> bytes:
     """The message line after H: the policy's move (program lines 6600-6650)."""
     if move is None:
@@ -187,8 +197,7 @@ class Screen:
             rows[row][column : column + len(text)] = text
 
         put(0, 0, TITLES[self.variant])
-        status = f"DEAL {self.deal}  {deck} CARDS  WON {self.won}/{self.played}"
-        put(1, 0, status)
+        put(1, 0, status_line(self.deal, deck, self.won, self.played))
         if self.spanish:
             put(2, 0, SPANISH_LEGEND)
         put(3, 0, "ACES      TABLEAU            KINGS")

@@ -133,7 +133,8 @@ def config_text(
     coverage_map: tuple[int, int] | None = None,
 ) -> bytes:
     """The MFTEST.CFG file for these deals and their steps (ATASCII line ends): an
-    ``S`` line with each deal's table and case and its number of how many, then a
+    ``S`` line with each deal's table and case and its number of how many (and the
+    score won and played to set, if the deal has one), then a
     ``K`` line with each step's keys (``D`` for the step that deals, whose time is the
     deal's; ``B`` for the first step of a deal played on the table as it is; the keys
     the ``S`` line makes the overlay type left out), a ``T`` line after each deal's
@@ -146,7 +147,10 @@ def config_text(
     for number, (deal, steps) in enumerate(zip(deals, steps_of, strict=True), start=1):
         style = "S" if deal.spanish else "F"
         case = "L" if "L" in deal.extras else "U"
-        lines.append(f"S {deal.deck_size:02d} {style} {case} {number:03d} {len(deals):03d}")
+        table = f"S {deal.deck_size:02d} {style} {case} {number:03d} {len(deals):03d}"
+        if deal.score is not None:
+            table += " {:05d} {:05d}".format(*deal.score)
+        lines.append(table)
         if len(steps) > MAX_SCREENS:
             raise AtariTestModeError(
                 f"{steps[-1].what}: {len(steps)} steps in one deal; the test mode "

@@ -87,6 +87,8 @@ PLAY_ALL_AFTER: Final = 10
 MISTAKE_EVERY: Final = 5
 #: The deal numbers the game takes (its prompt says so).
 LARGEST_DEAL: Final = 2147483646
+#: The largest number of deals played a configuration's score may set (five digits).
+MAX_SCORE: Final = 99999
 
 NO_COMMAND: Final = b"PRESS A KEY OF THE HELP BELOW"
 NO_MOVE: Final = b"NO MOVE LEFT"
@@ -103,18 +105,23 @@ SELDOM_REFUSALS: Final = (b": IT NEEDS ", b" OR ")
 @dataclass(frozen=True)
 class Deal:
     """One deal for the test mode's player: a deck size, a seed, the style of the cards,
-    and the extras it does besides the policy's moves (letters of :data:`EXTRAS`)."""
+    and the extras it does besides the policy's moves (letters of :data:`EXTRAS`).
+    ``score``: the sitting's score (won, played) the test mode sets before the deal,
+    as after that many deals (the status line's longest forms, without playing them)."""
 
     deck_size: int
     seed: int
     extras: str = ""
     spanish: bool = False
+    score: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
         Deck(self.deck_size)
         validate_seed(self.seed)
         if not set(self.extras) <= set(EXTRAS):
             raise MachfsolError(f"deal extras {self.extras!r}: only {', '.join(EXTRAS)}")
+        if self.score is not None and not 0 <= self.score[0] <= self.score[1] <= MAX_SCORE:
+            raise MachfsolError(f"deal score {self.score}: won <= played <= {MAX_SCORE}")
 
 
 @dataclass(frozen=True)
@@ -233,6 +240,8 @@ class Session:
             self._step("the first table (deal 1)", (), self._first_table())
             self.started = True
         self.progress = progress
+        if deal.score is not None:  # set, and the status line drawn, with the S line
+            self.won, self.played = deal.score
         case: list[str] = []
         if ("L" in deal.extras) != self.lower:
             self.lower = not self.lower

@@ -85,6 +85,10 @@ DEFAULT_JOBS: Final = 2
 #: The test mode player's extras (:data:`machfsol.atari.test_mode.EXTRAS`) in turn, by
 #: a deal's place in the seed list (:func:`scheduled_deal`).
 EXTRAS_CYCLE: Final = ("P", "UP", "H", "HU")
+#: The score (won, played) a deal of ten digits starts from: the status line is then
+#: one character short of its short form (program line 199), which a win brings
+#: (line 8100), and 999 played become 1000 at the first move.
+TEN_DIGIT_SCORE: Final = (9, 999)
 #: More deals than this per boot gains nothing (boot and load take about one deal).
 MAX_DEALS_PER_BOOT: Final = 40
 #: After this many deals of one program and deck stopped it (a hang, an error, a
@@ -118,12 +122,14 @@ def scheduled_deal(deck: int, seed: int, index: int) -> Deal:
     every fifth with the deal number typed the long way (N), every seventh in lower
     case (L); every second four in Spanish cards (through the options, as a deck
     size other than 52 is). So a fixed share of any verification goes through each
-    path, whatever seeds it is given."""
+    path, whatever seeds it is given. A deal of ten digits starts from a score of
+    :data:`TEN_DIGIT_SCORE` (the status line's short form)."""
+    score = TEN_DIGIT_SCORE if seed > 999_999_999 else None
     extras = EXTRAS_CYCLE[index % 4]
     extras += "E" if index % 3 == 1 else ""
     extras += "N" if index % 5 == 3 else ""
     extras += "L" if index % 7 == 5 else ""
-    return Deal(deck, seed, extras, spanish=(index // 4) % 2 == 1)
+    return Deal(deck, seed, extras, spanish=(index // 4) % 2 == 1, score=score)
 
 
 @dataclass(frozen=True)
