@@ -333,9 +333,13 @@
 198 POSITION 0,18:PRINT "{DELLINE}{DELLINE}{INSLINE}{INSLINE}";:POSITION 6,15:PRINT N-P+1;" ";:GOSUB 283:T8=TJ:Y9=24:GOSUB 8:GOTO 201
 # 199: the status line: deal, deck, score; blanks to column 38 over an older, longer one.
 # Past column 33 before the deals played, those could reach the last column (which wraps
-# the line): 8100 writes it with single blanks. Before it, they end by column 38.
-199 POSITION 0,1:? "DEAL ";DS$;"  ";N;" CARDS  WON ";GW;"/";:ON PEEK(85)>33 GOTO 8100:? GP;BL$(PEEK(85),38);
-200 RETURN
+# the line): 200 writes it with single blanks instead, over a row of blanks (it holds up
+# to 9,999 deals won and 99,999 played in one sitting: more would reach it again).
+# unrun V1 200: the default plan's one ten-digit deal, played from a score of 9 won of
+# 999 played, gets here once won (10 of 1000); MACHFSOL.2 wins it, MACHFSOL.1 loses it
+# and may get here only on a random deal of ten digits (N, RETURN) after its tenth win.
+199 POSITION 0,1:? "DEAL ";DS$;"  ";N;" CARDS  WON ";GW;"/";:IF PEEK(85)<34 THEN ? GP;BL$(PEEK(85),38);:RETURN
+200 POSITION 0,1:? BL$(1,39);:POSITION 0,1:? "DEAL ";DS$;" ";N;" CARDS WON ";GW;"/";GP;:RETURN
 #
 # ------------------------------------------------------------ keyboard play: the main loop
 #
@@ -715,14 +719,6 @@
 8056 POSITION 30,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";:GOTO 197
 # T: the same deal again, as a new deal.
 8060 Z=SE:GOTO 8055
-# 8100: the status line of line 199 with single blanks, for a ten-digit deal number and a
-# score of two digits or more (it holds up to 9,999 deals won and 99,999 played in one
-# sitting: more would reach the last column again).
-# unrun V1 8100-8110: the default plan's one ten-digit deal, played from a score of 9 won
-# of 999 played, gets here once won (10 of 1000); MACHFSOL.2 wins it, MACHFSOL.1 loses it
-# and may get here only on a random deal of ten digits (N, RETURN) after its tenth win.
-8100 POSITION 0,1:PRINT "DEAL ";DS$;" ";N;" CARDS WON ";GW;"/";GP;:IF PEEK(85)<39 THEN PRINT BL$(PEEK(85),38);
-8110 RETURN
 8200 REM OPTIONS: DECK SIZE AND CARD STYLE, THEN A NEW GAME OF THE SAME DEAL
 8210 PRINT CHR$(125):POSITION 0,2:PRINT TL$:POSITION 0,5:PRINT "OPTIONS"
 8220 POSITION 0,7:PRINT "D  DECK SIZE  ";N;" CARDS "
