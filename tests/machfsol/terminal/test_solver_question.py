@@ -10,8 +10,9 @@ from machfsol.cli import still_winnable
 from machfsol.engine.cards import Card
 from machfsol.engine.deal import deal
 from machfsol.engine.rules import Move, Position, variant
-from machfsol.terminal.full_screen import FullScreenGame, Hints, Mode
+from machfsol.terminal.full_screen import FullScreenGame, Mode
 from machfsol.terminal.game import Sitting
+from machfsol.terminal.game_options import Hints
 from machfsol.terminal.solver_question import Answer, Question, Verdict
 from machfsol.terminal.table_view import CardFace
 
