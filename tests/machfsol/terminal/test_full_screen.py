@@ -19,8 +19,10 @@ from machfsol.engine.deal import deal
 from machfsol.engine.rules import DRAW, Move, Place, Position, variant
 from machfsol.engine.transcript import Player, of_game
 from machfsol.terminal.curses_ui import key_name
-from machfsol.terminal.full_screen import FullScreenGame, Mode, Pace, cursor_grid
+from machfsol.terminal.full_screen import FullScreenGame, Mode
 from machfsol.terminal.game import Sitting
+from machfsol.terminal.game_options import Pace
+from machfsol.terminal.pile_keys import cursor_grid
 from machfsol.terminal.screen_layout import (
     HEIGHT,
     Look,

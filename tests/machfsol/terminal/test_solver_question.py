@@ -10,9 +10,11 @@ from machfsol.cli import still_winnable
 from machfsol.engine.cards import Card
 from machfsol.engine.deal import deal
 from machfsol.engine.rules import Move, Position, variant
-from machfsol.terminal.full_screen import FullScreenGame, Hints, Mode
+from machfsol.errors import MachfsolError
+from machfsol.terminal.full_screen import FullScreenGame, Mode
 from machfsol.terminal.game import Sitting
-from machfsol.terminal.solver_question import Answer, Question, Verdict
+from machfsol.terminal.game_options import Hints
+from machfsol.terminal.solver_question import BUG_NOTE, Answer, Question, Verdict
 from machfsol.terminal.table_view import CardFace
 
 
@@ -44,10 +46,17 @@ def test_the_time_limit_stops_the_solver() -> None:
     assert not question._process.is_alive()
 
 
+def refused(order: tuple[Card, ...], number: int, moves: tuple[Move, ...]) -> Answer:
+    raise MachfsolError("no such deal")
+
+
 def test_a_failure_is_an_answer_not_a_traceback(capfd: pytest.CaptureFixture[str]) -> None:
+    """A bug says it is one, and how to report it; the game refusing something does not."""
     answer = Question(broken, Position.from_seed(3, variant(1)), 10).wait()
-    assert answer == Answer(Verdict.FAILED, detail="RuntimeError: no luck")
+    assert answer == Answer(Verdict.FAILED, detail=f"RuntimeError: no luck ({BUG_NOTE})")
     assert "Traceback" not in capfd.readouterr().err
+    answer = Question(refused, Position.from_seed(3, variant(1)), 10).wait()
+    assert answer == Answer(Verdict.FAILED, detail="MachfsolError: no such deal")
 
 
 def test_cancel_stops_the_child() -> None:

@@ -285,9 +285,10 @@ def require_emulator(backend: str | None = None) -> None:
 def find_atari800() -> Path:
     """The atari800 executable (``$A8_ATARI800``, else the one on PATH).
 
-    Commands that run the default backend call it before their work, so that a
-    missing emulator is one set-up error (exit status 2, with how to install it)
-    rather than one per run.
+    Here, not only in the backend, because the test suite's set-up needs the path and
+    may import the interface only (tests/test_layout.py): a missing emulator fails the
+    tests that need it once, with how to install it. Commands ask
+    :func:`require_emulator` instead, which works for every backend.
     """
     from a8.emu.atari800.executable import find_executable
 

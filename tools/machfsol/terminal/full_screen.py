@@ -1,21 +1,12 @@
 """The full-screen game's keys: what each key does, as a state machine without curses.
 
 The keys are those of MACHFSOL on the Atari (docs/GAME.md) where a terminal allows, so
-that a player moves between the two without thinking:
-
-- ``1``-``8``, ``0`` pick the card in that tableau space or the discard top, and the
-  King-pile tops are picked with ``Z X C V`` (the Atari's ``Q W E R``: in a terminal
-  ``Q`` quits). A card with one legal place goes there at once; with two or more,
-  ``A`` puts it on its Ace pile, ``Z X C V`` on that King pile (typing that second key
-  after a card went to its only place changes nothing, so old habits do no harm);
-- ``SPACE`` draws, ``H`` hints, ``U`` undoes one move and ``R`` plays it again, ``P``
-  plays all at a visible pace (any key stops it), ``N`` asks for a deal number
-  (RETURN: random), ``G`` deals the same deal again, ``O`` options (``D`` deck size,
-  ``S`` style, and here also ``V`` variant, ``P`` pace, ``H`` where hints come from);
-- added here: ``Q`` (and Ctrl-C) quits, ``S`` saves the transcript, ``I`` shows the
-  statistics, ``W`` asks the solver whether the deal can still be won, ``?`` (F1)
-  shows the help, ``ESC`` lets a picked card go; the arrow keys move a cursor over
-  the piles and ``RETURN`` (or a mouse click) picks or places the card there.
+that a player moves between the two without thinking; docs/PLAY.md lists them all, and
+:mod:`machfsol.terminal.pile_keys` says which key names which pile. A card with one
+legal place goes there at once, and typing the second key of a two-key move after it
+changes nothing, so old habits do no harm. Added here: ``Q`` (and Ctrl-C) quits, ``S``
+saves, ``I`` shows the statistics, ``W`` asks the solver, ``?`` (F1) helps, and the
+arrow keys move a cursor that ``RETURN`` (or a mouse click) picks or places with.
 
 Anything that would abandon a game in progress (a new deal, the same deal again, new
 options that deal again, quitting) asks first: ``Y`` goes ahead, any other key plays on.
@@ -37,8 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from machfsol.engine.cards import DECK_SIZES
-from machfsol.engine.deal import SeedError, parse_seed
+from machfsol.engine.deal import MAX_SEED, MIN_SEED, SeedError, parse_seed
 from machfsol.engine.rules import DRAW, Move, Place, variant
 from machfsol.terminal.game import (
     Ambiguous,
@@ -48,21 +38,20 @@ from machfsol.terminal.game import (
     TranscriptWriteError,
     Wanted,
 )
+from machfsol.terminal.game_options import Hints, Options, Pace
 from machfsol.terminal.kept_game import SavedGame
-from machfsol.terminal.solver_question import (
-    DEFAULT_SECONDS,
-    Answer,
-    Question,
-    Solver,
-    Verdict,
+from machfsol.terminal.pile_keys import (
+    ARROWS,
+    KING_KEYS,
+    cursor_grid,
+    destination_key,
+    source_key,
+    source_of,
+    step_cursor,
 )
-from machfsol.terminal.table_view import CardFace, Style, describe_move, describe_steps
+from machfsol.terminal.solver_question import DEFAULT_SECONDS, Answer, Question, Solver, Verdict
+from machfsol.terminal.table_view import CardFace, describe_move, describe_steps
 
-#: The King piles' keys, spades hearts clubs diamonds (the Atari's Q W E R, one row down
-#: twice: Q quits here).
-KING_KEYS = "ZXCV"
-#: Longest deal number a player can type (2147483646 has 10 digits).
-MAX_DEAL_DIGITS = 10
 #: Longest file name typed for a transcript.
 MAX_NAME = 200
 #: How often the screen looks for the solver's answer while it waits (seconds).
@@ -85,42 +74,6 @@ class Mode(enum.Enum):
     QUIT = "quit"  # done: the front end ends
 
 
-class Pace(enum.Enum):
-    """How fast "play all" shows the policy's moves: moves a second."""
-
-    SLOW = 2
-    NORMAL = 4
-    FAST = 10
-    FASTEST = 50
-
-    @property
-    def seconds(self) -> float:
-        """The pause after each move."""
-        return 1.0 / self.value
-
-    def next(self) -> Pace:
-        members = list(Pace)
-        return members[(members.index(self) + 1) % len(members)]
-
-
-class Hints(enum.Enum):
-    """Where ``H`` takes its hint from."""
-
-    POLICY = "the autoplay policy"  # the same game as machfsol autoplay
-    SOLVER = "the solver"  # a winning line, when there is one
-
-
-@dataclass(frozen=True)
-class Options:
-    """What the options screen changes."""
-
-    deck_size: int
-    style: Style
-    variant: int
-    pace: Pace
-    hints: Hints
-
-
 @dataclass(frozen=True)
 class Confirmation:
     """A question that ``Y`` answers yes (and, for quitting, ``Q`` or Ctrl-C again).
@@ -134,34 +87,6 @@ class Confirmation:
     no_keys: frozenset[str] | None = None
 
 
-def _next_deck_size(size: int) -> int:
-    """52, 48 ... 20, then 52 again (the Atari's ``D``)."""
-    sizes = sorted(DECK_SIZES, reverse=True)
-    return sizes[(sizes.index(size) + 1) % len(sizes)]
-
-
-#: The cursor's grid: (row, column) -> place, built per tableau size. Rows 0-3 are the
-#: suits, row 4 the stock and the discard pile; columns: Ace piles, the tableau's two
-#: columns, King piles.
-Grid = dict[tuple[int, int], Place]
-
-
-def cursor_grid(tableau_size: int) -> Grid:
-    grid: Grid = {}
-    half = tableau_size // 2
-    for row in range(4):
-        grid[(row, 0)] = Place(Place.AS + row)
-        grid[(row, 3)] = Place(Place.KS + row)
-        if row < half:
-            grid[(row, 1)] = Place(Place.T1 + row)
-            grid[(row, 2)] = Place(Place.T1 + half + row)
-    grid[(4, 0)] = Place.S
-    grid[(4, 1)] = Place.W
-    return grid
-
-
-#: The cursor's keys.
-ARROWS = ("UP", "DOWN", "LEFT", "RIGHT")
 #: Keys that work the same whether or not a card is picked (a picked card is let go).
 COMMAND_KEYS = frozenset(" HURPNGOSIWQ?") | {"F1", "INTERRUPT"}
 
@@ -231,24 +156,17 @@ class FullScreenGame:
 
     def source_key(self, place: Place) -> str:
         """The key that picks from ``place``."""
-        if place.is_tableau:
-            return str(place - Place.T1 + 1)
-        if place is Place.W:
-            return "0"
-        return KING_KEYS[place - Place.KS]
+        return source_key(place)
 
     def keys_for(self, move: Move) -> str:
         """The keys that make ``move``: ``SPACE``, the source's key alone when the card
         has one place, else the source's key and the destination's."""
         if move.is_draw:
             return "SPACE"
-        source = self.source_key(move.source)
+        source = source_key(move.source)
         if len(self.sitting.destinations(move.source)) == 1:
             return source
-        destination = (
-            "A" if move.destination.is_ace_pile else KING_KEYS[move.destination - Place.KS]
-        )
-        return f"{source} then {destination}"
+        return f"{source} then {destination_key(move.destination)}"
 
     # ------------------------------------------------------------------- keys
 
@@ -267,21 +185,21 @@ class FullScreenGame:
             key = key.upper()  # the Atari's keys are capitals; either case works
         only_place, self._only_place = self._only_place, None
         if only_place is not None and self.mode is Mode.PLAY:
-            if key == self._key_of(only_place) or (key == "ENTER" and self.cursor is only_place):
+            if key == destination_key(only_place) or (key == "ENTER" and self.cursor is only_place):
                 return  # the second key of a two-key move whose card went to its only place
             if key in ARROWS:
                 self._only_place = only_place  # on the way to it with the cursor
         handler = {
             Mode.PLAY: self._play_key,
             Mode.PICKED: self._picked_key,
-            Mode.AUTOPLAY: self._autoplay_key,
+            Mode.AUTOPLAY: self._back_key,
             Mode.DEAL_NUMBER: self._deal_number_key,
             Mode.SAVE_NAME: self._save_name_key,
             Mode.OPTIONS: self._options_key,
             Mode.CONFIRM: self._confirm_key,
-            Mode.HELP: self._help_key,
-            Mode.STATISTICS: self._statistics_key,
-            Mode.SOLVING: self._solving_key,
+            Mode.HELP: self._back_key,
+            Mode.STATISTICS: self._back_key,
+            Mode.SOLVING: self._back_key,
             Mode.QUIT: self._ignore,
         }[self.mode]
         handler(key)
@@ -358,7 +276,7 @@ class FullScreenGame:
             self._quit()
         elif key == "ESC":
             self.message = ""
-        elif (source := self._source_of(key)) is not None:
+        elif (source := source_of(key)) is not None:
             self._pick(source)
         elif key == "A":
             self._refuse("Pick a card first: 1-8, 0 or Z X C V, then A puts it on its Ace pile.")
@@ -380,7 +298,7 @@ class FullScreenGame:
             self._move_cursor(key)
         elif key == "ENTER":
             self._enter()
-        elif (new_source := self._source_of(key)) is not None:
+        elif (new_source := source_of(key)) is not None:
             self._pick(new_source)
         elif key in COMMAND_KEYS:
             self.picked = None
@@ -389,39 +307,19 @@ class FullScreenGame:
         else:
             self._refuse(self._picked_message())
 
-    def _autoplay_key(self, key: str) -> None:
-        self.mode = Mode.PLAY
-        self.message = "Play all stopped: P plays on, U takes moves back."
-        if key == "INTERRUPT":
-            self._quit()
-
-    def _help_key(self, key: str) -> None:
-        self.mode = self._after_help
-        if key == "INTERRUPT":
-            self._quit()
-
-    def _statistics_key(self, key: str) -> None:
-        self.mode = Mode.PLAY
+    def _back_key(self, key: str) -> None:
+        """Play all, the solver, help and statistics: any key stops or goes back (and
+        Ctrl-C then quits)."""
+        if self.mode is Mode.AUTOPLAY:
+            self.message = "Play all stopped: P plays on, U takes moves back."
+        elif self.mode is Mode.SOLVING:
+            self._stop_question()
+            self.message = "Stopped asking the solver."
+        self.mode = self._after_help if self.mode is Mode.HELP else Mode.PLAY
         if key == "INTERRUPT":
             self._quit()
 
     # ------------------------------------------------------------------- moves
-
-    def _key_of(self, place: Place) -> str:
-        """The key that puts a picked card on ``place`` (an Ace or King pile)."""
-        return "A" if place.is_ace_pile else KING_KEYS[place - Place.KS]
-
-    def _source_of(self, key: str) -> Place | None:
-        """The place whose card ``key`` picks: 1-8 tableau, 0 discard, Z X C V King piles."""
-        if len(key) != 1:
-            return None
-        if key == "0":
-            return Place.W
-        if "1" <= key <= "8":
-            return Place(Place.T1 + int(key) - 1)
-        if key in KING_KEYS:
-            return Place(Place.KS + KING_KEYS.index(key))
-        return None
 
     def _pick(self, source: Place) -> None:
         """Pick the card of ``source``: with one legal place it goes there at once; with
@@ -522,13 +420,14 @@ class FullScreenGame:
     def _show_hint(self, move: Move, whose: str) -> None:
         self.hinted = move
         source = f" ({whose})" if whose else ""
+        self.message = f"Hint{source}: {self._step(move)}."
+
+    def _step(self, move: Move) -> str:
+        """``move`` in words, with the keys that make it."""
         if move.is_draw:
-            self.message = f"Hint{source}: draw a card (SPACE)."
-            return
+            return "draw a card (SPACE)"
         card = self.sitting.position.card_to_move(move)
-        self.message = (
-            f"Hint{source}: {describe_move(move, card, self.face)} ({self.keys_for(move)})."
-        )
+        return f"{describe_move(move, card, self.face)} ({self.keys_for(move)})"
 
     def _undo(self) -> None:
         if self.sitting.undo(1) == 0:
@@ -574,20 +473,7 @@ class FullScreenGame:
         if self.cursor is None or self.cursor not in grid.values():
             self.cursor = self.picked or (Place.T1 if Place.T1 in grid.values() else Place.W)
             return
-        row, column = next(cell for cell, place in grid.items() if place is self.cursor)
-        if direction in ("LEFT", "RIGHT"):
-            step = -1 if direction == "LEFT" else 1
-            columns = sorted(c for (r, c) in grid if r == row and (c - column) * step > 0)
-            if columns:
-                self.cursor = grid[(row, columns[0] if step > 0 else columns[-1])]
-            return
-        step = -1 if direction == "UP" else 1
-        rows = sorted({r for (r, _c) in grid if (r - row) * step > 0})
-        if not rows:
-            return
-        target = rows[0] if step > 0 else rows[-1]
-        nearest = min((c for (r, c) in grid if r == target), key=lambda c: (abs(c - column), c))
-        self.cursor = grid[(target, nearest)]
+        self.cursor = step_cursor(grid, self.cursor, direction)
 
     def _enter(self) -> None:
         """RETURN on the cursor's pile: what that pile's key would do."""
@@ -637,7 +523,8 @@ class FullScreenGame:
         self.entry = ""
 
     def _deal_number_key(self, key: str) -> None:
-        if not self._typed(key, lambda char: char.isascii() and char.isdigit(), MAX_DEAL_DIGITS):
+        digits = len(str(MAX_SEED))  # the longest deal number a player can type
+        if not self._typed(key, lambda char: char.isascii() and char.isdigit(), digits):
             return
         if not self.entry:
             self._new_deal(None, None)
@@ -646,7 +533,7 @@ class FullScreenGame:
             seed = parse_seed(self.entry)
         except SeedError:
             self.entry = ""
-            self.entry_note = "A deal number is 1 to 2147483646."
+            self.entry_note = f"A deal number is {MIN_SEED} to {MAX_SEED}."
             self.bell = True
             return
         self._new_deal(seed, None)
@@ -706,18 +593,9 @@ class FullScreenGame:
     def _options_key(self, key: str) -> None:
         options = self.options
         assert options is not None
-        if key == "D":
-            self.options = replace(options, deck_size=_next_deck_size(options.deck_size))
-        elif key == "S":
-            style = Style.SPANISH if options.style is Style.FRENCH else Style.FRENCH
-            self.options = replace(options, style=style)
-        elif key == "V":
-            self.options = replace(options, variant=3 - options.variant)
-        elif key == "P":
-            self.options = replace(options, pace=options.pace.next())
-        elif key == "H":
-            hints = Hints.SOLVER if options.hints is Hints.POLICY else Hints.POLICY
-            self.options = replace(options, hints=hints)
+        changed = options.changed(key)
+        if changed is not None:
+            self.options = changed
         elif key in ("ESC", "O", "INTERRUPT"):
             self.mode = Mode.PLAY
             self.options = None
@@ -787,14 +665,10 @@ class FullScreenGame:
             return
         self.confirmation = None
         self.mode = Mode.PLAY
-        if key in confirmation.yes_keys:
-            self.message = ""
-            confirmation.yes()
-        elif confirmation.no is not None:
-            self.message = ""
-            confirmation.no()
-        else:
-            self.message = "Nothing changed: play on."
+        then = confirmation.yes if key in confirmation.yes_keys else confirmation.no
+        self.message = "Nothing changed: play on." if then is None else ""
+        if then is not None:
+            then()
 
     def _offer(self, saved: SavedGame) -> None:
         """At the start: go on with the game kept when the player last quit?"""
@@ -841,13 +715,6 @@ class FullScreenGame:
             f"Asking the solver {what} (at most {self.solver_seconds:g} s; any key stops)..."
         )
 
-    def _solving_key(self, key: str) -> None:
-        self._stop_question()
-        self.mode = Mode.PLAY
-        self.message = "Stopped asking the solver."
-        if key == "INTERRUPT":
-            self._quit()
-
     def _stop_question(self) -> None:
         if self.question is not None:
             self.question.cancel()
@@ -871,34 +738,30 @@ class FullScreenGame:
 
     def _winnable_message(self, answer: Answer, seconds: float) -> str:
         if answer.verdict is Verdict.WINNABLE:
-            self.sitting.follow_solver(answer.line)
-            move = self.sitting.solver_move()
-            assert move is not None
-            position = self.sitting.position
-            if move.is_draw:
-                step = "draw a card (SPACE)"
-            else:
-                card = position.card_to_move(move)
-                step = f"{describe_move(move, card, self.face)} ({self.keys_for(move)})"
+            move = self._follow(answer)
             self.hinted = move
             follow = (
                 "H follows the solver's line."
                 if self.hints is Hints.SOLVER
                 else "O then H: hints from the solver."
             )
-            return f"Winnable: a winning move is {step}. {follow}"
+            return f"Winnable: a winning move is {self._step(move)}. {follow}"
         if answer.verdict is Verdict.LOST:
             return "Lost whatever you do: no line from here wins (U takes moves back)."
         if answer.verdict is Verdict.UNDECIDED:
             return f"Not decided in {seconds:g} s."
         return f"The solver failed: {answer.detail}."
 
+    def _follow(self, answer: Answer) -> Move:
+        """Take the solver's winning line as the one hints follow; its next move."""
+        self.sitting.follow_solver(answer.line)
+        move = self.sitting.solver_move()
+        assert move is not None
+        return move
+
     def _solver_hint(self, answer: Answer) -> None:
         if answer.verdict is Verdict.WINNABLE:
-            self.sitting.follow_solver(answer.line)
-            move = self.sitting.solver_move()
-            assert move is not None
-            self._show_hint(move, "the solver's winning line")
+            self._show_hint(self._follow(answer), "the solver's winning line")
             return
         why = {
             Verdict.LOST: "lost whatever you do",

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 
 from machfsol.engine.cards import DECK_SIZES, Card, Suit
 from machfsol.engine.rules import VARIANTS, Move, Place, Position
-from machfsol.terminal.full_screen import KING_KEYS, FullScreenGame, Mode
+from machfsol.terminal.full_screen import FullScreenGame, Mode
+from machfsol.terminal.pile_keys import KING_KEYS
 from machfsol.terminal.statistics import clock_text
 from machfsol.terminal.table_view import EMPTY, CardFace, Style, count_of
 

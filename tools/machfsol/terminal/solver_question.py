@@ -10,7 +10,9 @@ meanwhile (the full-screen game polls; any key stops the question).
 
 The child keeps away from the terminal: Ctrl-C (which reaches the whole foreground
 process group) is ignored there, and a failure comes back as an answer, never as a
-traceback on the player's screen.
+traceback on the player's screen; one that is not the game refusing something (a
+:class:`~machfsol.odds.solver.SolverBug`, any other exception) says it is a bug and
+how to report it, since the command line's traceback cannot show here.
 """
 
 from __future__ import annotations
@@ -25,9 +27,12 @@ from typing import Any, Protocol
 
 from machfsol.engine.cards import Card
 from machfsol.engine.rules import Move, Position
+from machfsol.errors import MachfsolError
 
 #: How long the game waits for the solver before it says "not decided".
 DEFAULT_SECONDS = 10.0
+#: Said after a failure that is no refusal of the game's: a bug the player can report.
+BUG_NOTE = "a bug in machfsol: save this game to report it"
 
 
 class Verdict(enum.Enum):
@@ -74,7 +79,10 @@ def _ask(
     try:
         answer = solver(order, number, moves)
     except Exception as error:  # noqa: BLE001 - any failure becomes an answer
-        answer = Answer(Verdict.FAILED, detail=f"{type(error).__name__}: {error}")
+        detail = f"{type(error).__name__}: {error}"
+        if not isinstance(error, MachfsolError):  # not the game refusing: a bug (SolverBug)
+            detail += f" ({BUG_NOTE})"
+        answer = Answer(Verdict.FAILED, detail=detail)
     try:
         connection.send(answer)
     finally:
