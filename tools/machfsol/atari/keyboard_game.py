@@ -35,15 +35,15 @@ from typing import Final
 
 from a8.emu.emulator import EmulatorOptions, run
 from a8.emu.script import Script
-from machfsol.atari.screen_table import KING_KEYS, TableReadError, TableView
-from machfsol.atari.test_player import keys_for
+from machfsol.atari.screen_table import TableReadError, TableView
+from machfsol.atari.test_player import destination_key, keys_for, source_key
 from machfsol.atari.verify_batch import (
     MIN_FRAMES_PER_WALL_SECOND,
     PROGRAM_NAME,
     GameDisk,
     GameProgram,
 )
-from machfsol.engine.rules import Move, Place, Position, variant
+from machfsol.engine.rules import Move, Position, variant
 
 #: Frames a key may take until the program asks for the next one (a move on the
 #: genuine ROMs: about 100), before the run counts as stuck.
@@ -64,25 +64,7 @@ def keys_of(move: Move) -> str:
     source key alone: :func:`machfsol.atari.test_player.keys_for`)."""
     if move.is_draw:
         return " "
-    return _source_key(move.source) + _destination_key(move.destination)
-
-
-def _source_key(place: Place) -> str:
-    if place.is_tableau:
-        return str(place - Place.T1 + 1)
-    if place == Place.W:
-        return "0"
-    if place.is_king_pile:
-        return KING_KEYS[place - Place.KS]
-    raise ValueError(f"no key picks a card from {place.name}")
-
-
-def _destination_key(place: Place) -> str:
-    if place.is_ace_pile:
-        return "A"
-    if place.is_king_pile:
-        return KING_KEYS[place - Place.KS]
-    raise ValueError(f"no key puts a card on {place.name}")
+    return source_key(move.source) + destination_key(move.destination)
 
 
 def player_moves(position: Position, count: int) -> tuple[Move, ...]:
