@@ -343,3 +343,38 @@ def test_unbounded_inputs_are_refused_after_their_format_s_bound(
     header[6] = 0xFF  # 268 MB of sectors declared
     (tmp_path / "claims.atr").write_bytes(bytes(header) + before[16:])
     assert "more than any disk holds" in run(capsys, "ls", str(tmp_path / "claims.atr"))[2]
+
+
+@pytest.mark.parametrize("mydos", [False, True], ids=["dos2", "mydos"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["add", "{disk}", "{file}", "--name", "\u00df"],
+        ["add", "{disk}", "{file}", "--name", "ABCDEFGHIJ.TXT"],
+        ["add", "{disk}", "{file}", "--name", "A.TOOLONG"],
+        ["add", "{disk}", "{tmp}/\u00df.bas"],
+        ["get", "{disk}", "\u00df"],
+        ["get", "{disk}", "ABCDEFGHIJ.TXT"],
+        ["rm", "{disk}", "\u00df"],
+        ["rm", "{disk}", "ABCDEFGHIJ.TXT"],
+        ["ls", "{disk}", "\u00df"],
+        ["boot", "{disk}", "--menu=\u00df=GAME"],
+        ["boot", "{disk}", "--menu=ABCDEFGHIJ.BAS"],
+    ],
+    ids=lambda a: "-".join(a[0:1] + a[2:]).replace("{tmp}/", ""),
+)
+def test_a_name_no_dos_takes_is_refused_naming_the_disk(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], mydos: bool
+) -> None:
+    """Was: ``add --name ß`` said "file name 'ß': ..." without the disk it was for."""
+    path = tmp_path / "D.ATR"
+    disk = Dos2Disk.new_mydos(2000, 256, str(path)) if mydos else Dos2Disk.new(source=str(path))
+    path.write_bytes(disk.to_bytes())
+    (tmp_path / "f.txt").write_bytes(b"data")
+    (tmp_path / "\u00df.bas").write_bytes(b"data")
+    fields = {"{disk}": str(path), "{file}": str(tmp_path / "f.txt"), "{tmp}": str(tmp_path)}
+    for key, value in fields.items():
+        args = [a.replace(key, value) for a in args]
+    before = path.read_bytes()
+    assert one_line_error(capsys, *args).startswith(f"{path}: ")
+    assert path.read_bytes() == before

@@ -239,3 +239,35 @@ def test_results_of_a_disk_that_is_no_test_disk(
     assert error.count("\n") == 1 and "not a recording disk" in error
     assert main(["verify", "--results", str(tmp_path / "NONE.ATR")]) == 2
     assert "disk image not found" in capsys.readouterr().err
+
+
+def test_a_disk_whose_player_typed_other_keys_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 25: a disk made by a machfsol whose player types other keys failed every
+    deal, each with its own mismatch. Here deal 2 of variant 2 types another key."""
+    path = built(tmp_path)
+    capsys.readouterr()
+    disk = Dos2Disk(AtrImage.read(path))
+    config = disk.read_file("MFTEST2.CFG")
+    deal_2 = config.index(b"\x9bS 52 F U 002 ")
+    keys = config.index(b"\x9bK ", deal_2) + 3  # the first key a step of deal 2 types
+    other = b"X" if config[keys : keys + 1] != b"X" else b"Y"
+    offset = 0
+    for sector, link in disk.chain(disk.find("MFTEST2.CFG")):  # the byte, in place
+        if offset <= keys < offset + link.bytes_used:
+            data = bytearray(disk.image.read_sector(sector))
+            data[keys - offset : keys - offset + 1] = other
+            disk.image.write_sector(sector, bytes(data))
+        offset += link.bytes_used
+    assert disk.read_file("MFTEST2.CFG") != config
+    path.write_bytes(disk.image.to_bytes())
+    assert main(["verify", "--results", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err == (
+        f"machfsol: {path}: made by another version of machfsol: the keys its MFTEST2.CFG "
+        "types in variant 2's deal 2 (seed 2 of 52 cards) are not this version's; build the "
+        "disk again with this version (machfsol build --test-disk) and play it, or check it "
+        "with the version that made it\n"
+    )

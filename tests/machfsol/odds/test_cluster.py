@@ -9,7 +9,8 @@ import json
 import os
 import socket
 import sys
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import cloudpickle
@@ -143,6 +144,68 @@ def test_unreachable_scheduler_is_a_one_line_error(
     assert status == 1
     err = capsys.readouterr().err
     assert "cannot reach the scheduler" in err and err.count("\n") == 1
+
+
+def garbage(peer: socket.socket, _stop: threading.Event) -> None:
+    peer.sendall(bytes(range(256)) * 4)
+
+
+def a_banner(peer: socket.socket, _stop: threading.Event) -> None:
+    peer.sendall(b"SSH-2.0-OpenSSH_9.6\r\n")
+
+
+def http(peer: socket.socket, _stop: threading.Event) -> None:
+    peer.recv(4096)
+    peer.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+
+
+def silence(_peer: socket.socket, stop: threading.Event) -> None:
+    stop.wait()  # the connection stays open, and nothing is ever said
+
+
+@contextlib.contextmanager
+def stranger(answer: Callable[[socket.socket, threading.Event], None]) -> Iterator[str]:
+    """A loopback TCP server that gives each connection ``answer`` (not Dask's protocol);
+    its ``tcp://`` address."""
+    stop = threading.Event()
+    with socket.socket() as server:
+        server.bind((LOOPBACK, 0))
+        server.listen()
+        server.settimeout(0.1)
+
+        def serve() -> None:
+            while not stop.is_set():
+                try:
+                    peer, _ = server.accept()
+                except TimeoutError:
+                    continue
+                with peer, contextlib.suppress(OSError):
+                    answer(peer, stop)
+
+        thread = threading.Thread(target=serve, daemon=True)
+        thread.start()
+        try:
+            yield f"tcp://{LOOPBACK}:{server.getsockname()[1]}"
+        finally:
+            stop.set()
+            thread.join()
+
+
+@pytest.mark.parametrize("answer", [garbage, a_banner, http, silence], ids=lambda a: a.__name__)
+def test_a_server_that_is_not_a_scheduler_is_a_one_line_error(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    answer: Callable[[socket.socket, threading.Event], None],
+) -> None:
+    """Was: a MemoryError or OverflowError traceback (Dask read the first bytes as a
+    frame length), or no end at all (Dask waits for the handshake without a limit)."""
+    monkeypatch.setattr(cluster_module, "CONNECT_TIMEOUT", "1s")
+    with stranger(answer) as address:
+        status = main(["odds", "--deck", "20", "--deals", "5", "--cluster", address])
+    assert status == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(f"machfsol: --cluster {address}: not a Dask scheduler (")
 
 
 @pytest.mark.parametrize("address", ["local", "tls://10.0.0.5:8786"])

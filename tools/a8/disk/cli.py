@@ -29,6 +29,7 @@ from a8.disk.check import Report, check_file_system, check_image
 from a8.disk.detect import open_disk, written_formats
 from a8.disk.dos2 import Density, Dos2Disk, Dos2Error
 from a8.disk.filesystem import DirectoryTree, FileSystem, FileSystemError, WritableFileSystem
+from a8.disk.names import FileNameError
 from a8.errors import A8Error, UsageError
 from a8.files import (
     Output,
@@ -319,7 +320,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_boot(args: argparse.Namespace) -> int:
-    entries = [MenuEntry.parse(spec) for spec in args.menu]
+    entries = [menu_entry(args.disk, spec) for spec in args.menu]
     with changing(args.disk, args.force) as disk:
         if not isinstance(disk, Dos2Disk):  # the loader follows DOS 2 sector links
             raise DiskCommandError(
@@ -328,3 +329,11 @@ def cmd_boot(args: argparse.Namespace) -> int:
             )
         install_boot_menu(disk, entries, args.title)
     return 0
+
+
+def menu_entry(path: Path, spec: str) -> MenuEntry:
+    """``--menu``'s entry, a name no DOS takes refused naming the disk and the option."""
+    try:
+        return MenuEntry.parse(spec)
+    except FileNameError as error:
+        raise DiskCommandError(f"{path}: --menu {spec!r}: {error}") from None

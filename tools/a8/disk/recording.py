@@ -376,8 +376,7 @@ def _plan(programs: Sequence[RecordingProgram], source: str) -> _Plan:
         for name, served in zip(own, program.served, strict=True):
             kept_as = name
             if len(contents[name]) > 1:
-                stem = name.name[:7] + str(number).encode("ascii")
-                kept_as = FileName(stem, name.ext)
+                kept_as = numbered_name(name, number)
             if kept_as in owner and owner[kept_as] != f"the served file {name}":
                 raise RecordingError(
                     f"{source}: program {number}'s served file {name} would be stored as "
@@ -389,6 +388,13 @@ def _plan(programs: Sequence[RecordingProgram], source: str) -> _Plan:
             slot += served.resumable
         tables.append(tuple(table))
     return _Plan(tuple(programs), names, tuple(tables), stored)
+
+
+def numbered_name(name: FileName, program: int) -> FileName:
+    """The name program ``program``'s served file ``name`` is stored under when the
+    programs are served different bytes under that name (``NAME1.EXT``): a reader of
+    the disk finds each program's own copy by it."""
+    return FileName(name.name[:7] + str(program).encode("ascii"), name.ext)
 
 
 def _first_twice(names: Sequence[FileName]) -> FileName:

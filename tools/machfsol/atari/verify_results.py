@@ -18,6 +18,7 @@ each boot's deals as one session, the way the Atari played them.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Sequence
@@ -28,11 +29,13 @@ from typing import Final
 from a8.disk.atr import AtrImage
 from a8.disk.dos2 import Dos2Disk, Dos2Error
 from a8.disk.machine_record import MachineRecord, MachineRecordError
+from a8.disk.names import FileName
 from a8.disk.recorded import MachineBoot, Record, Recording, read_recording
+from a8.disk.recording import numbered_name
 from a8.emu.emulator import FRAMES_PER_SECOND
 from a8.errors import A8Error
 from machfsol.atari.test_disk import PLAN_NAME, TestDiskError, TestDiskPlan
-from machfsol.atari.test_mode import DONE_NAME
+from machfsol.atari.test_mode import CONFIG_NAME, DONE_NAME, EOL, config_text
 from machfsol.atari.test_player import Deal, Step, expected_steps
 from machfsol.atari.verify import (
     Verification,
@@ -112,6 +115,7 @@ def read_results(path: Path, roms: RomFiles = RomFiles()) -> DiskResults:
             f"disk's state {recording.state.programs}"
         )
     deals = plan.deals()
+    _check_configuration(image, plan, deals)
     results: list[DealResult] = []
     missing: list[DealResult] = []
     strays: list[str] = []
@@ -141,6 +145,58 @@ def read_results(path: Path, roms: RomFiles = RomFiles()) -> DiskResults:
         checks,
         confirmed,
     )
+
+
+def _check_configuration(image: AtrImage, plan: TestDiskPlan, deals: Sequence[Deal]) -> None:
+    """Refuse a disk whose test configuration this machfsol would not write.
+
+    Its programs typed the keys of the configuration on the disk, and the transcripts
+    are judged against this machfsol's player: a disk made by a version whose player
+    types other keys would fail every deal, each with a mismatch that hides why. The
+    configuration is rebuilt from the disk's own plan and compared first."""
+    disk = Dos2Disk.recognise(image)
+    assert disk is not None  # read_plan found its plan
+    shared = FileName.parse(CONFIG_NAME)
+    for number, game in enumerate(plan.variants, start=1):
+        stored: FileName | None = None
+        for name in (numbered_name(shared, number), shared):
+            with contextlib.suppress(Dos2Error):
+                data = disk.read_entry(disk.find(str(name)))
+                stored = name
+                break
+        if stored is None:
+            raise ResultsError(f"{image.source}: not a test disk: it has no {shared}")
+        ours = config_text(deals, list(expected_steps(game, deals, as_is=False)))
+        if data == ours:
+            continue
+        theirs, mine = _deal_lines(data), _deal_lines(ours)
+        index = next(
+            (i for i, lines in enumerate(mine) if i >= len(theirs) or theirs[i] != lines),
+            None,
+        )
+        where = f"its {stored} is not the one this version writes"
+        if index is not None:
+            deal = deals[index]
+            where = (
+                f"the keys its {stored} types in variant {game}'s deal {index + 1} (seed "
+                f"{deal.seed} of {deal.deck_size} cards) are not this version's"
+            )
+        raise ResultsError(
+            f"{image.source}: made by another version of machfsol: {where}; build the "
+            "disk again with this version (machfsol build --test-disk) and play it, or "
+            "check it with the version that made it"
+        )
+
+
+def _deal_lines(config: bytes) -> list[list[bytes]]:
+    """A test configuration's lines, deal by deal (each from its ``S`` line)."""
+    deals: list[list[bytes]] = []
+    for line in config.split(EOL):
+        if line.startswith(b"S "):
+            deals.append([])
+        if deals:
+            deals[-1].append(line)
+    return deals
 
 
 def _program(

@@ -224,6 +224,44 @@ def _without_the_extra() -> UsageError:
     )
 
 
+def _check_scheduler(address: str, security: Any) -> None:
+    """Raise ClusterError unless a Dask scheduler answers at ``address``.
+
+    Dask's client reads whatever a server first sends as its frame lengths and waits for
+    its handshake without a limit: another kind of server (a web server, an SSH daemon)
+    would end in a MemoryError traceback or never end at all. One connection of Dask's
+    own, limited in time, and every failure of it named, comes first."""
+    import asyncio
+
+    from dask.utils import parse_timedelta
+    from distributed import Security
+    from distributed.comm import connect
+
+    seconds = parse_timedelta(CONNECT_TIMEOUT, default="s")
+    arguments = (security or Security()).get_connection_args("client")
+
+    async def handshake() -> None:
+        comm = await connect(address, timeout=seconds, **arguments)
+        await comm.close()
+
+    try:
+        # Dask gives up connecting after ``seconds``: still waiting twice as long, the
+        # connection was made and no handshake came.
+        asyncio.run(asyncio.wait_for(handshake(), 2 * seconds))
+    except TimeoutError:
+        raise ClusterError(
+            f"--cluster {address}: not a Dask scheduler (it took the connection but sent "
+            f"no Dask handshake within {2 * seconds:g} s)"
+        ) from None
+    except OSError as error:  # refused, unreachable, closed, or TLS refused
+        raise ClusterError(f"--cluster {address}: cannot reach the scheduler ({error})") from None
+    except Exception as error:  # bytes Dask cannot decode (an allocation it cannot make...)
+        raise ClusterError(
+            f"--cluster {address}: not a Dask scheduler (its answer is not Dask's "
+            f"protocol: {type(error).__name__})"
+        ) from None
+
+
 def run_on_cluster(
     tasks: Sequence[Task],
     function: Callable[[Task], Result],
@@ -234,8 +272,9 @@ def run_on_cluster(
     """Run ``function`` on every task on the cluster at ``address`` (or on a local one
     with ``local_workers`` processes); yield ``(index, result)`` as each task finishes,
     once per task. ``tls`` gives the files of a ``tls://`` address (None: Dask's
-    configuration). Raises ClusterError when the scheduler cannot be reached or a task
-    fails for good (its worker died too often, or the function raised)."""
+    configuration). Raises ClusterError when the scheduler cannot be reached, what
+    answers is not a Dask scheduler, or a task fails for good (its worker died too
+    often, or the function raised)."""
     try:  # an optional extra: machfsol[cluster]
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
@@ -258,6 +297,8 @@ def run_on_cluster(
             silence_logs=logging.ERROR,
         )
         address = cluster.scheduler_address
+    else:
+        _check_scheduler(address, None if tls is None else tls.security())
     try:
         try:
             client = Client(

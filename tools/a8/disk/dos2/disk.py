@@ -259,11 +259,12 @@ class Dos2Disk(WritableFileSystem[DirectoryEntry]):
             raise Dos2Error(refusal)
 
     def parse_new_name(self, text: str) -> FileName:
-        """A new file's name under this disk's rules (Dos2Error if they refuse it)."""
+        """A new file's name under this disk's rules (Dos2Error naming the disk if they
+        refuse it: the name alone does not say which disk of a command it was for)."""
         try:
             return FileName.parse(text, self.geometry.names)
         except FileNameError as error:
-            raise Dos2Error(str(error)) from None
+            raise Dos2Error(f"{self.source}: {error}") from None
 
     def new_file(self, path: str, *, nested: bool = True) -> NewFile:
         directory, leaf = self.split_path(path) if nested else (ROOT_DIRECTORY, path)
