@@ -333,13 +333,13 @@
 198 POSITION 0,18:PRINT "{DELLINE}{DELLINE}{INSLINE}{INSLINE}";:POSITION 6,15:PRINT N-P+1;" ";:GOSUB 283:T8=TJ:Y9=24:GOSUB 8:GOTO 201
 # 199: the status line: deal, deck, score; blanks to column 38 over an older, longer one.
 # Past column 33 before the deals played, those could reach the last column (which wraps
-# the line): 200 writes it with single blanks instead, over a row of blanks (it holds up
-# to 9,999 deals won and 99,999 played in one sitting: more would reach it again).
+# the line): 200 writes its end again from the deck size on with single blanks (it holds
+# up to 9,999 deals played in one sitting: more could reach the last column again).
 # unrun V1 200: the default plan's one ten-digit deal, played from a score of 9 won of
 # 999 played, gets here once won (10 of 1000); MACHFSOL.2 wins it, MACHFSOL.1 loses it
 # and may get here only on a random deal of ten digits (N, RETURN) after its tenth win.
 199 POSITION 0,1:? "DEAL ";DS$;"  ";N;" CARDS  WON ";GW;"/";:IF PEEK(85)<34 THEN ? GP;BL$(PEEK(85),38);:RETURN
-200 POSITION 0,1:? BL$(1,39);:POSITION 0,1:? "DEAL ";DS$;" ";N;" CARDS WON ";GW;"/";GP;:RETURN
+200 POSITION 6+LEN(DS$),1:? N;" CARDS WON ";GW;"/";GP;BL$(PEEK(85),38);:RETURN
 #
 # ------------------------------------------------------------ keyboard play: the main loop
 #

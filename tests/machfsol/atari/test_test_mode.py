@@ -87,7 +87,7 @@ def test_a_deal_with_a_score_sets_it_on_its_s_line() -> None:
     ]
 
 
-@pytest.mark.parametrize("score", [(5, 4), (-1, 3), (0, 100000)])
+@pytest.mark.parametrize("score", [(5, 4), (-1, 3), (0, 10000)])
 def test_a_score_must_be_won_of_played(score: tuple[int, int]) -> None:
     with pytest.raises(ValueError, match="deal score"):
         Deal(52, 1, score=score)

@@ -390,7 +390,7 @@ def test_stop_on_failure_ends_the_boot_at_the_first_failed_deal(
 @pytest.mark.emulator
 def test_the_ten_digit_deal_shows_the_status_line_short_form(atari800: str, tmp_path: Path) -> None:
     """The default plan's ten-digit deal starts from a score of 9 of 999 (the S line
-    sets it): MACHFSOL.2 wins it, and its screens then hold line 8100's short form."""
+    sets it): MACHFSOL.2 wins it, and its screens then hold line 200's short form."""
     deal = scheduled_deal(52, 2147483646, 63)
     assert deal.score == (9, 999)
     listing = tmp_path / "MACHFSOL.2"

@@ -69,9 +69,10 @@ def card_cell(card: Card | None, spanish: bool) -> bytes:
 
 
 def status_line(deal: str, deck: int, won: int, played: int) -> str:
-    """Row 1 (program lines 199 and 8100): two blanks between the parts, or one when the
+    """Row 1 (program lines 199 and 200): two blanks between the parts, or one when the
     text before the deals played passes column 33 (a ten-digit deal and a score of two
-    digits or more), so that it never reaches the last column, which wraps the line."""
+    digits or more), so that it never reaches the last column, which wraps the line
+    (up to 9,999 deals played)."""
     text = f"DEAL {deal}  {deck} CARDS  WON {won}/"
     if len(text) > 33:
         return f"DEAL {deal} {deck} CARDS WON {won}/{played}"

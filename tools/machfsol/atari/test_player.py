@@ -87,8 +87,9 @@ PLAY_ALL_AFTER: Final = 10
 MISTAKE_EVERY: Final = 5
 #: The deal numbers the game takes (its prompt says so).
 LARGEST_DEAL: Final = 2147483646
-#: The largest number of deals played a configuration's score may set (five digits).
-MAX_SCORE: Final = 99999
+#: The largest number of deals played a configuration's score may set (the status
+#: line holds up to 9,999 deals played in one sitting).
+MAX_SCORE: Final = 9999
 
 NO_COMMAND: Final = b"PRESS A KEY OF THE HELP BELOW"
 NO_MOVE: Final = b"NO MOVE LEFT"

@@ -87,7 +87,7 @@ DEFAULT_JOBS: Final = 2
 EXTRAS_CYCLE: Final = ("P", "UP", "H", "HU")
 #: The score (won, played) a deal of ten digits starts from: the status line is then
 #: one character short of its short form (program line 199), which a win brings
-#: (line 8100), and 999 played become 1000 at the first move.
+#: (line 200), and 999 played become 1000 at the first move.
 TEN_DIGIT_SCORE: Final = (9, 999)
 #: More deals than this per boot gains nothing (boot and load take about one deal).
 MAX_DEALS_PER_BOOT: Final = 40
