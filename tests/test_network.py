@@ -37,8 +37,9 @@ NETWORK_MODULES = frozenset(
 #: The modules allowed to, and what for.
 ALLOWED = {
     # The Dask client and the local cluster (bound to 127.0.0.1); ssl only loads the
-    # TLS files to check them before the study starts.
-    "machfsol/odds/cluster.py": {"distributed", "dask", "ssl"},
+    # TLS files to check them before the study starts; asyncio runs one Dask
+    # connection, limited in time, to tell a scheduler from another kind of server.
+    "machfsol/odds/cluster.py": {"distributed", "dask", "ssl", "asyncio"},
 }
 
 
