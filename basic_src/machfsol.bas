@@ -649,7 +649,9 @@
 # "S <deck> <F|S> <U|L>": the table and the case the next deal is played in, whatever
 # the table before (so a deal's lines play the same after a boot): the keys that make
 # them (CAPS, then O, D until the deck size, S, RETURN), a step of their own when the
-# deck or the style differ; else CAPS (CK=1) goes first in the next step.
+# deck or the style differ; else CAPS (CK=1) goes first in the next step. Then the deal's
+# number of how many (the bottom line's TEST DEAL k OF n) and, when given, the sitting's
+# score to start from, won and played (the status line drawn again with it at once).
 #T 7290 PN$(71)=L$(10,12):PN$(74)=L$(14,16):IF LEN(L$)>16 THEN GW=VAL(L$(18,22)):GP=VAL(L$(24,28)):GOSUB 199
 #T 7300 X=VAL(L$(3,4)):Z=(L$(6,6)="S"):CK=((L$(8,8)="L")<>(PEEK(702)=0)):IF X=N AND Z=SY THEN 7210
 #T 7310 L$="K 8":Y=N
