@@ -14,12 +14,13 @@ configuration line stays short: atari800 reads lines of at most 255 bytes).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Final
 
 from a8.emu.emulator import EmulatorError, EmulatorOptions, Machine, RomSet
 from a8.emu.roms import RomError, RomImage, RomKind, os_kind
 
 #: atari800 draws one frame of this many (``-refresh``): nobody sees its picture.
-REFRESH_EVERY = 50
+REFRESH_EVERY: Final = 50
 
 
 def command_line(
