@@ -444,21 +444,19 @@
 # The time the game took, from the deal to its end (seconds: 50 jiffies on a PAL
 # machine, GTIA's PAL register's bits 1-3 clear), next to the moves, once (EN=1). The
 # clock is read here as 283-284 read it, in line: a GOSUB this late in a move costs a
-# line search, and the last move has 60 frames.
+# line search, and the last move has 60 frames. (In test mode 7680 sets the clock first.)
 261 IF EN THEN 266
-262 EN=1:TJ=TM:IF NOT TM THEN TJ=PEEK(18)*65536+PEEK(19)*256+PEEK(20)
-263 Y9=INT((TJ-T8)/(60-10*(PEEK(53268)<2))):X=INT(Y9/60):Y9=Y9-60*X
+262 EN=1:IF TM THEN GOSUB 7680
+263 TJ=PEEK(18)*65536+PEEK(19)*256+PEEK(20):Y9=INT((TJ-T8)/(60-10*(PEEK(53268)<2))):X=INT(Y9/60):Y9=Y9-60*X
 264 POSITION 12,16:PRINT "TIME ";X;":";:IF Y9<10 THEN PRINT 0;
 265 PRINT Y9;" ";
 266 LN$="YOU WON! ALL CARDS PLACED":IF FC<N THEN LN$="NO MORE MOVES: ":LN$(16)=STR$(FC)
 267 IF FC<N THEN LN$(LEN(LN$)+1)=" CARDS PLACED"
 268 GOSUB 295:X=USR(TX,ADR("N NEW  T RESTART  U UNDO  O OPTIONS"),35,720,40):M8=1:RETURN
-# 283: the game's clock, the jiffies since power-on (RTCLOK, locations 18-20); in
-# test mode TM, which then counts the steps the test mode typed, a second each (7255),
-# so that the time shown is the engine's too.
-283 IF TM THEN TJ=TM:RETURN
-# unrun: the real clock, which only a player's game reads (the keyboard tests show its
-# TIME at the end); in test mode the clock is the steps' count (283)
+# 283: the game's clock, the jiffies since power-on (RTCLOK, locations 18-20). In test
+# mode 7680 first sets that clock from TM, which counts the steps the test mode typed,
+# a second each (7255), so that the time shown is the engine's too, read as a player's.
+283 IF TM THEN GOSUB 7680
 284 TJ=PEEK(18)*65536+PEEK(19)*256+PEEK(20):RETURN
 # The message and key lines are written straight into screen memory by a routine in a
 # string (TX, tools/machfsol/atari/screen_text.s): USR(TX,text,length,row*40+column,
@@ -493,8 +491,10 @@
 601 IF Y9>65535 THEN H=H+1:Y9=Y9-65536
 603 X=USR(ADR("{CODE shuffle.s routine}"),N,H,Y9,DA):RETURN
 # After a new deal (V1=1, from 103): KA and RC counted afresh (see 10), and the cards of
-# the tableau marked as there (IT=GN); spaces past TS hold 52, which nothing takes.
-610 V1=0:KA=(PT(AN(0))>=0)+(PT(AN(1))>=0)+(PT(AN(2))>=0)+(PT(AN(3))>=0)
+# the tableau marked as there (IT=GN); spaces past TS hold 52, which nothing takes. KA is
+# 0: a King pile's top after the lay-out is its King (or none), which no Ace pile takes
+# before its Queen, and the lay-out puts up only Aces and Kings.
+610 V1=0:KA=0
 611 X=T(0):IT(X)=GN:RC=(WT(X)>0):X=T(1):IT(X)=GN:RC=RC+(WT(X)>0):X=T(2):IT(X)=GN:RC=RC+(WT(X)>0)
 612 X=T(3):IT(X)=GN:RC=RC+(WT(X)>0):X=T(4):IT(X)=GN:RC=RC+(WT(X)>0):X=T(5):IT(X)=GN:RC=RC+(WT(X)>0)
 613 X=T(6):IT(X)=GN:RC=RC+(WT(X)>0):X=T(7):IT(X)=GN:RC=RC+(WT(X)>0):RETURN
@@ -678,6 +678,18 @@
 # (machfsol verify --coverage, machfsol/atari/coverage.py), written as 0s and 1s.
 #T 7700 X=VAL(L$(3,7)):Z=VAL(L$(9,13)):OPEN #1,8,0,"H1:MFCOVER.TXT"
 #T 7710 FOR I=X TO X+Z-1:PRINT #1;CHR$(48+PEEK(I));:NEXT I:PRINT #1:CLOSE #1:GOTO 7210
+# The game's clock set from the steps' count just before the game reads it (283, 262):
+# a whole number of seconds a step, half a second more at the end (EN=1), so that the
+# ticks between the setting and the reading never move a second; its bytes far apart
+# (about 100, the middle one whatever the count makes it) so that a read that mixes
+# them up shows. The low byte is kept below 241 (up to 15 jiffies taken off, inside the
+# half second), so no tick carries between the game's reads of the bytes; it is
+# cleared first, so no tick carries into a byte set after it. (Division is inexact:
+# +.5 keeps a whole quotient from falling below itself.) T0 moves with the clock: the
+# step's timing (7200) counts the jiffies it really took.
+#T 7680 GOSUB 7690:T0=T0-TJ:Y9=TM+30*EN+6600000:TJ=INT((Y9+.5)/256):IF Y9-256*TJ>240 THEN Y9=256*TJ+240
+#T 7685 T0=T0+Y9:TJ=INT((Y9+.5)/65536):Y9=Y9-65536*TJ:POKE 20,0:POKE 18,TJ:TJ=INT((Y9+.5)/256):POKE 19,TJ
+#T 7687 POKE 20,Y9-256*TJ:RETURN
 # The real clock, for the test mode's own timing: RTCLOK read again if it ticked meanwhile.
 #T 7690 TJ=PEEK(20):Y9=PEEK(19)*256+PEEK(18)*65536:IF PEEK(20)<TJ THEN 7690
 #T 7695 TJ=TJ+Y9:RETURN

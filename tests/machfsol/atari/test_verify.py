@@ -136,7 +136,25 @@ def test_the_default_plan_has_every_deck_size_and_the_longest_numbers() -> None:
     deals = plan.deal_list()
     assert {d.deck_size for d in deals} == set(range(20, 53, 4))
     assert {65537, 2147483646} <= {d.seed for d in deals}
-    assert plan.describe().startswith("seeds 1-60,195,386,65537,2147483646 of 52 cards; 1,2 of 48")
+    assert plan.describe().startswith(
+        "seeds 1-60,195,386,65537,2147483646 of 52 cards; on a PAL machine 1,2 of 48"
+    )
+
+
+def test_the_default_plan_plays_its_last_deals_on_a_pal_machine() -> None:
+    plan = Plan.default((GameDisk(Path("M.ATR"), 1), GameDisk(Path("M.ATR"), 2)))
+    batches = plan.batches(jobs=2)
+    pal = [deal for batch in batches if batch.tv == "pal" for deal in batch.deals]
+    assert [(d.deck_size, d.seed) for d in pal] == 2 * [
+        *((deck, seed) for deck in range(48, 19, -4) for seed in (1, 2)),
+        (52, 28079),
+        (52, 28145),
+        (52, 65535),
+    ]
+    assert all(batch.tv is None for batch in batches if batch.deck == 52 and batch.seeds[0] == 1)
+    # the PAL deals are the plan's last, with their extras from their places in it
+    assert [d.extras for d in pal[:19]] == [d.extras for d in plan.deal_list()[-19:]]
+    assert any("H" in d.extras for d in pal)  # a deal of many steps: its time counts
 
 
 def test_first_divergence_of_a_cut_transcript() -> None:
@@ -403,6 +421,50 @@ def test_the_ten_digit_deal_shows_the_status_line_short_form(atari800: str, tmp_
         "DEAL 2147483646  52 CARDS  WON 9/999"
     )
     assert rows[-1].rstrip() == "DEAL 2147483646 52 CARDS WON 10/1000"
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # the end's read of the clock (line 263), its middle byte weighed one too much
+        ("PEEK(19)*256+PEEK(20):Y9=", "PEEK(19)*257+PEEK(20):Y9="),
+        # the deal's (line 284), its high byte read from the middle one's place
+        (
+            "TJ=PEEK(18)*65536+PEEK(19)*256+PEEK(20):RETURN",
+            "TJ=PEEK(19)*65536+PEEK(19)*256+PEEK(20):RETURN",
+        ),
+    ],
+)
+def test_the_time_shown_is_the_real_clock_read_as_a_player_s(
+    atari800: str, tmp_path: Path, old: str, new: str
+) -> None:
+    """The test mode sets the real clock from its count of steps just before the game
+    reads it (its bytes far apart), so the game's own reading of the clock counts."""
+    listing = tmp_path / "A.LST"
+    listing.write_text(altered(1, old, new), encoding="ascii")
+    outcome = run_batch(Batch(program_launch(listing, 1), (Deal(52, 1, "H"),)), tmp_path / "run")
+    (result,) = outcome.results
+    assert not result.ok and result.error is not None
+    # seed 1 ends at its 100th move, 204 steps after the deal: the end's screen differs
+    assert "screen 205 of 206, after move 100 (T8 AS): " in result.error
+    if "257" in new:  # 229 jiffies more (the middle byte then): nearly 4 s
+        assert result.error.endswith("the end shows TIME 3:28, the engine's TIME 3:24")
+
+
+@pytest.mark.emulator
+def test_a_pal_batch_runs_on_a_pal_machine(atari800: str, tmp_path: Path) -> None:
+    """50 jiffies a second on PAL (line 263): a program that counts 70 there passes on
+    NTSC, and fails in a batch of the default plan's PAL boots."""
+    listing = tmp_path / "A.LST"
+    listing.write_text(altered(2, "(60-10*(PEEK(53268)<2))", "(60+10*(PEEK(53268)<2))"))
+    deals = (Deal(52, 5, "H"),)
+    outcome = run_batch(Batch(program_launch(listing, 2), deals), tmp_path / "ntsc" / "run")
+    assert [(r.ok, r.tv) for r in outcome.results] == [(True, None)]
+    outcome = run_batch(Batch(program_launch(listing, 2), deals, "pal"), tmp_path / "pal" / "run")
+    (result,) = outcome.results
+    assert not result.ok and result.tv == "pal" and result.error is not None
+    assert "the end shows TIME" in result.error
 
 
 @pytest.mark.emulator

@@ -235,8 +235,7 @@ class Screen:
         put(15, 22, card_cell(top, self.spanish) + f" ({len(discard)})".encode())
         put(16, 0, f"MOVES {position.move_count}")
         if self.time is not None:
-            minutes, seconds = divmod(self.time, 60)
-            put(16, 12, f"TIME {minutes}:{seconds:02d}")
+            put(16, 12, _time_text(self.time))
         put(17, 0, self.message)
         if self.end_keys:
             put(18, 0, END_KEYS)
@@ -296,12 +295,13 @@ def diagnose(screen: Screen, shown: int) -> str:
     place showing another card (or none, or a card where there is none), the stock's or
     the discard pile's count, another message (a hint for another move, a refusal, an
     end), the end's keys or a won game's transfer shown or not, another score on the
-    status line; else a general sentence."""
+    status line, another time at the end; else a general sentence."""
     return (
         _wrong_place(screen, shown)
         or _wrong_count(screen, shown)
         or _wrong_message(screen, shown)
         or _wrong_status(screen, shown)
+        or _wrong_time(screen, shown)
         or "the screen differs from the engine's in more than one place, or outside the table"
     )
 
@@ -400,6 +400,28 @@ def _wrong_status(screen: Screen, shown: int) -> str | None:
                     f"the engine's WON {screen.won}/{screen.played}"
                 )
     return None
+
+
+#: How far from the engine's time a wrong one at the end is looked for, in seconds.
+_TIME_SEARCH: Final = 600
+
+
+def _wrong_time(screen: Screen, shown: int) -> str | None:
+    if screen.time is None:
+        return None
+    # nearest first: a 16-bit checksum can match a far time by chance
+    near = sorted(range(screen.time + _TIME_SEARCH), key=lambda time: abs(time - screen.time))
+    for time in near[1:]:
+        if replace(screen, time=time).checksum() == shown:
+            return f"the end shows {_time_text(time)}, the engine's {_time_text(screen.time)}"
+    if replace(screen, time=None).checksum() == shown:
+        return f"the end shows no time, the engine's {_time_text(screen.time)}"
+    return None
+
+
+def _time_text(seconds: int) -> str:
+    minutes, seconds = divmod(seconds, 60)
+    return f"TIME {minutes}:{seconds:02d}"
 
 
 #: The French suits' signs as letters, for messages (inverse video dropped).

@@ -35,7 +35,7 @@ from typing import Final
 from a8.basic import tokenize
 from a8.basic.convert import LARGEST_LISTING
 from a8.basic.program import Program
-from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, require_emulator
+from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, TvSystem, require_emulator
 from a8.files import write_atomically
 from a8.reading import read_at_most
 from machfsol.atari.basic_game import BasicSource, overlay_listing, to_atascii
@@ -62,22 +62,26 @@ from machfsol.errors import UsageError
 #: of 52 cards; 195 and 386, where the policy digs deeper than four cards into the
 #: discard pile (found by search: its rarest branch, which seeds 1-60 never reach); the
 #: two that take the longest ways through the deal number (above 65535, and ten
-#: digits); then two deals of every other deck size (each through the options); last
-#: 28079 and 28145 of 52 cards (found by search, benchmarks/mutation.py's survivors:
-#: seeds 1-3000 have no deal with both), where the policy digs exactly four cards deep
-#: into a pile of four (MACHFSOL.2 and .1), and a game is won with the 2 of a suit its
-#: last card up, so that undoing the last move leaves that Ace pile at its Ace (.1;
-#: 28145 is the plan's 82nd deal, which undoes every move after play-all); then
-#: 65535, the largest deal number below the shuffle's split at 65536 (line 601). In a
-#: minute on two cores (docs/VERIFY.md).
-DEFAULT_PLAN: Final = (
-    (52, (*range(1, 61), 195, 386, 65537, 2147483646)),
+#: digits); then, on a PAL machine, :data:`DEFAULT_PAL_PLAN`. In a minute on two cores
+#: (docs/VERIFY.md).
+DEFAULT_PLAN: Final = ((52, (*range(1, 61), 195, 386, 65537, 2147483646)),)
+#: The default plan's last deals, played in boots of a PAL machine of their own (50
+#: jiffies a second: the time a game took is counted in them, line 263), whatever the
+#: TV standard asked for the rest: two deals of every other deck size (each through the
+#: options); then 28079 and 28145 of 52 cards (found by search,
+#: benchmarks/mutation.py's survivors: seeds 1-3000 have no deal with both), where the
+#: policy digs exactly four cards deep into a pile of four (MACHFSOL.2 and .1), and a
+#: game is won with the 2 of a suit its last card up, so that undoing the last move
+#: leaves that Ace pile at its Ace (.1; 28145 is the plan's 82nd deal, which undoes
+#: every move after play-all); then 65535, the largest deal number below the shuffle's
+#: split at 65536 (line 601).
+DEFAULT_PAL_PLAN: Final = (
     *((deck, (1, 2)) for deck in range(48, 19, -4)),
     (52, (28079, 28145, 65535)),
 )
 DEFAULT_PLAN_TEXT: Final = (
-    "seeds 1-60,195,386,65537,2147483646 of 52 cards, 1-2 of every other size, "
-    "28079,28145,65535 of 52 cards"
+    "seeds 1-60,195,386,65537,2147483646 of 52 cards; on a PAL machine 1-2 of every "
+    "other size, 28079,28145,65535 of 52 cards"
 )
 #: The seeds of --deck without --seeds.
 DEFAULT_SEEDS: Final = "1-100"
@@ -135,10 +139,12 @@ def scheduled_deal(deck: int, seed: int, index: int) -> Deal:
 @dataclass(frozen=True)
 class Plan:
     """What to verify: programs (one per variant, or the user's), and the deals each
-    plays, as groups of seeds of one deck size, in order."""
+    plays, as groups of seeds of one deck size, in order; then ``pal``'s groups, in
+    boots of a PAL machine of their own."""
 
     launches: tuple[Launch, ...]
     groups: tuple[tuple[int, tuple[int, ...]], ...]
+    pal: tuple[tuple[int, tuple[int, ...]], ...] = ()
 
     @classmethod
     def every(
@@ -150,33 +156,50 @@ class Plan:
     @classmethod
     def default(cls, launches: tuple[Launch, ...]) -> Plan:
         """``machfsol verify`` without --seeds and --deck (:data:`DEFAULT_PLAN`)."""
-        return cls(launches, DEFAULT_PLAN)
+        return cls(launches, DEFAULT_PLAN, DEFAULT_PAL_PLAN)
 
     @property
     def deals(self) -> int:
         return len(self.launches) * len(self.deal_list())
 
     def deal_list(self) -> tuple[Deal, ...]:
-        """The deals each program plays, as the test mode's player plays them."""
-        pairs = [(deck, seed) for deck, seeds in self.groups for seed in seeds]
+        """The deals each program plays, as the test mode's player plays them (the PAL
+        ones last)."""
+        pairs = [(deck, seed) for deck, seeds in (*self.groups, *self.pal) for seed in seeds]
         return tuple(scheduled_deal(deck, seed, i) for i, (deck, seed) in enumerate(pairs))
 
     def describe(self) -> str:
-        """The deals in words: ``seeds 1-20 of 52 cards; 1-2 of 40 cards``."""
-        return "; ".join(
+        """The deals in words: ``seeds 1-20 of 52 cards; 1,2 of 40 cards``."""
+        words = [
             f"{'seeds ' if i == 0 else ''}{format_seed_list(seeds)} of {deck} cards"
             for i, (deck, seeds) in enumerate(self.groups)
-        )
+        ]
+        words += [
+            f"{'on a PAL machine ' if i == 0 else ''}{format_seed_list(seeds)} of {deck} cards"
+            for i, (deck, seeds) in enumerate(self.pal)
+        ]
+        return "; ".join(words)
 
     def batches(self, jobs: int) -> list[Batch]:
         """The deals cut into boots: every emulator busy, no boot longer than needed;
-        the programs' boots in turn (the first deals of each come first)."""
+        the programs' boots in turn (the first deals of each come first); the PAL deals
+        in boots of their own, last."""
         per_boot = min(MAX_DEALS_PER_BOOT, max(1, math.ceil(self.deals / jobs)))
         deals = self.deal_list()
+        pal = sum(len(seeds) for _deck, seeds in self.pal)
+        first = len(deals) - pal
+        return [
+            *self._boots(deals[:first], per_boot, None),
+            *self._boots(deals[first:], per_boot, "pal"),
+        ]
+
+    def _boots(self, deals: tuple[Deal, ...], per_boot: int, tv: TvSystem | None) -> list[Batch]:
+        if not deals:
+            return []
         count = math.ceil(len(deals) / per_boot)
         size = math.ceil(len(deals) / count)
         return [
-            Batch(launch, deals[start : start + size])
+            Batch(launch, deals[start : start + size], tv)
             for start in range(0, len(deals), size)
             for launch in self.launches
         ]
@@ -360,7 +383,7 @@ def verify(
                     reason = f"not run: the program stopped in {MAX_STOPPED} deals already"
                     results += [_not_run(batch, deal, reason) for deal in outcome.leftover]
                 elif outcome.leftover:
-                    queue.appendleft(Batch(batch.launch, outcome.leftover))
+                    queue.appendleft(replace(batch, deals=outcome.leftover))
             if progress is not None:
                 progress(len(results) + sum(deals_finished(f) for _b, f in running.values()))
     tv = options.tv if options is not None else "ntsc"
@@ -372,6 +395,7 @@ def verify(
 
 def _not_run(batch: Batch, deal: Deal, reason: str) -> DealResult:
     return DealResult(
+        tv=batch.tv,
         variant=batch.launch.variant,
         deck=deal.deck_size,
         seed=deal.seed,
@@ -384,10 +408,15 @@ def _not_run(batch: Batch, deal: Deal, reason: str) -> DealResult:
 
 def _in_plan_order(plan: Plan, results: list[DealResult]) -> tuple[DealResult, ...]:
     launch_rank = {launch.variant: index for index, launch in enumerate(plan.launches)}
-    deal_rank = {(d.deck_size, d.seed): index for index, d in enumerate(plan.deal_list())}
+    deals = plan.deal_list()
+    pal = len(deals) - sum(len(seeds) for _deck, seeds in plan.pal)
+    deal_rank = {
+        (d.deck_size, d.seed, None if index < pal else "pal"): index
+        for index, d in enumerate(deals)
+    }
 
     def key(result: DealResult) -> tuple[int, int]:
-        return launch_rank[result.variant], deal_rank[(result.deck, result.seed)]
+        return launch_rank[result.variant], deal_rank[(result.deck, result.seed, result.tv)]
 
     return tuple(sorted(results, key=key))
 
@@ -437,11 +466,11 @@ def summary_table(verification: Verification, missing: Collection[DealResult] | 
     ``missing``: the results that are deals never played (a test disk that came back
     part-way, :mod:`machfsol.atari.verify_results`): counted in a column of their
     own rather than as failed."""
-    per_second = FRAMES_PER_SECOND["pal" if verification.tv == "pal" else "ntsc"]
-    groups: dict[tuple[str, int], list[DealResult]] = {}
+    groups: dict[tuple[str, int, str], list[DealResult]] = {}
     for result in verification.results:
         variant = str(result.variant)
-        groups.setdefault((variant, result.deck), []).append(result)
+        tv = result.tv or verification.tv
+        groups.setdefault((variant, result.deck, tv), []).append(result)
     header = (
         "variant",
         "deck",
@@ -454,13 +483,14 @@ def summary_table(verification: Verification, missing: Collection[DealResult] | 
         "jiffies/game",
     )
     rows = [header]
-    for (variant, deck), results in groups.items():
+    for (variant, deck, tv), results in groups.items():
         verified = [result for result in results if result.ok]
         unplayed = 0 if missing is None else sum(result in missing for result in results)
+        per_second = FRAMES_PER_SECOND["pal" if tv == "pal" else "ntsc"]
         rows.append(
             (
                 variant,
-                str(deck),
+                str(deck) if tv == verification.tv else f"{deck} {tv.upper()}",
                 str(len(results)),
                 str(len(verified)),
                 str(len(results) - len(verified) - unplayed),
@@ -487,12 +517,18 @@ def failure_lines(
     ``leave_out``: failures said otherwise (deals never played)."""
     failures = [r for r in verification.failures if r not in leave_out]
     lines = [
-        f"FAILED variant {r.variant}, deck {r.deck}, seed {r.seed}: {r.error}"
+        f"FAILED variant {r.variant}, deck {_deck_words(r, verification)}, seed {r.seed}: {r.error}"
         for r in failures[:limit]
     ]
     if len(failures) > limit:
         lines.append(f"... and {len(failures) - limit} more failed deals (--json lists all)")
     return lines
+
+
+def _deck_words(result: DealResult, verification: Verification) -> str:
+    """``52``, or ``52 (PAL)`` for a deal played on another TV standard than the rest."""
+    tv = result.tv
+    return str(result.deck) if tv in (None, verification.tv) else f"{result.deck} ({tv.upper()})"
 
 
 def keyboard_lines(verification: Verification) -> list[str]:
@@ -557,6 +593,8 @@ def text_report(verification: Verification, kept: Path | None) -> str:
     per_second = FRAMES_PER_SECOND["pal" if verification.tv == "pal" else "ntsc"]
     lines = list(verification.roms)
     lines.append(f"TV: {verification.tv.upper()}, a jiffy is 1/{per_second} s")
+    if any(result.tv not in (None, verification.tv) for result in results):
+        lines.append("deck N PAL: deals played on a PAL machine (a jiffy is 1/50 s)")
     lines += [summary_table(verification), *failure_lines(verification)]
     lines += keyboard_lines(verification)
     for coverage in verification.coverage:

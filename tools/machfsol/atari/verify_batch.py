@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Final
 
-from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, RunResult, run
+from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, RunResult, TvSystem, run
 from a8.emu.script import Script
 from a8.files import write_atomically
 from machfsol.atari.basic_game import overlay_listing, to_atascii
@@ -134,6 +134,9 @@ class Batch:
 
     launch: Launch
     deals: tuple[Deal, ...]
+    #: The machine's TV standard when it is not the verification's (None): the default
+    #: plan plays its last deals on a PAL machine (:data:`machfsol.atari.verify.DEFAULT_PAL_PLAN`).
+    tv: TvSystem | None = None
 
     @property
     def deck(self) -> int:
@@ -170,12 +173,15 @@ class DealResult:
     screens: int | None = None
     error: str | None = None
     transcript: Path | None = None
+    #: The TV standard the deal was played on when it is not the verification's (None).
+    tv: TvSystem | None = None
 
     def as_json(self) -> dict[str, object]:
         return {
             "variant": self.variant,
             "deck": self.deck,
             "seed": self.seed,
+            **({} if self.tv is None else {"tv": self.tv}),
             "extras": self.extras,
             "cards": "spanish" if self.spanish else "french",
             "ok": self.ok,
@@ -237,6 +243,7 @@ def emulator_options(
     disk = batch.launch.path if isinstance(batch.launch, GameDisk) else None
     return replace(
         options,
+        tv=options.tv if batch.tv is None else batch.tv,
         basic=True,
         disk=disk,
         hdir=hdir,
@@ -280,6 +287,8 @@ def run_batch(
     write_atomically(log, _log_text(batch, result).encode("utf-8"))
     judge = _Judge(batch, steps, hdir, folder.parent, result, deal_frames, log)
     outcome = replace(judge.all_deals(), roms=tuple(result.rom_report()))
+    if batch.tv is not None:
+        outcome = replace(outcome, results=tuple(replace(r, tv=batch.tv) for r in outcome.results))
     if coverage is not None and (hdir / MAP_NAME).is_file():
         text = (hdir / MAP_NAME).read_bytes().decode("latin-1")
         outcome = replace(outcome, run_lines=coverage.run_lines(text))
