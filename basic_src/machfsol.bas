@@ -639,6 +639,10 @@
 #T 7205 NS=NS+1:C9=USR(ADR("{CODE screen_sum.s}")):SS$(NS+NS-1)=CHR$(INT(C9/256)):SS$(NS+NS)=CHR$(C9-256*INT(C9/256))
 #T 7210 TRAP 7800:INPUT #4;L$:TRAP 7900:IF L$="END" THEN 7800
 #T 7220 IF L$="T" THEN 7500
+# "X": an error in the game (ERROR 3, a value out of range): the game's handler (9000)
+# shows it and goes on, as on a player's I/O error; the next step's line sets TRAP 7900
+# again (7210). The step's time starts here: no key is typed.
+#T 7222 IF L$="X" THEN GOSUB 7690:T0=TJ:TRAP 9000:POKE 0,-1
 #T 7230 IF L$(1,2)="D " THEN DQ=1:T3=0:GOTO 7250
 #T 7232 IF L$(1,2)="B " THEN DQ=2:T1=-1:T3=0:GOTO 7250
 #T 7235 IF L$(1,2)="C " THEN 7700
@@ -747,9 +751,9 @@
 #
 # ------------------------------------------------------------ errors
 #
-# unrun 9000-9020: only an error reaches it (an I/O error of the screen or the keyboard,
-# a bug); in test mode the overlay's TRAP (7900) takes every error instead, which fails
-# the deal
+# Only an error reaches it (an I/O error of the screen or the keyboard, a bug); in test
+# mode the overlay's TRAP (7900) takes every error instead, which fails the deal, but
+# for the error its "X" step makes (7222) to come here.
 9000 REM ANY ERROR (E.G. I/O): SAY SO AND GO ON PLAYING
 9010 TRAP 9000:Y9=24:GOSUB 8:AP=0:LN$="ERROR ":LN$(7)=STR$(PEEK(195)):GOSUB 295:PRINT CHR$(253);
 9020 CLOSE #2:OPEN #2,4,0,"K:":GOTO 201

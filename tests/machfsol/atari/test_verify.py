@@ -453,6 +453,18 @@ def test_the_time_shown_is_the_real_clock_read_as_a_player_s(
 
 
 @pytest.mark.emulator
+def test_the_error_handler_is_verified(atari800: str, tmp_path: Path) -> None:
+    """A deal with mistakes (E) has an error made in the game: its handler (line 9010)
+    must show it and go on; one that shows another message fails at that step."""
+    listing = tmp_path / "A.LST"
+    listing.write_text(altered(1, 'LN$="ERROR ":LN$(7)=', 'LN$="ERROR  ":LN$(8)='))
+    outcome = run_batch(Batch(program_launch(listing, 1), (Deal(52, 2, "E"),)), tmp_path / "run")
+    (result,) = outcome.results
+    assert not result.ok and result.error is not None
+    assert re.search(r"screen 5 of \d+, after an error in the game, shown: ", result.error)
+
+
+@pytest.mark.emulator
 def test_a_pal_batch_runs_on_a_pal_machine(atari800: str, tmp_path: Path) -> None:
     """50 jiffies a second on PAL (line 263): a program that counts 70 there passes on
     NTSC, and fails in a batch of the default plan's PAL boots."""

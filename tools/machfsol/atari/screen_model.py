@@ -407,15 +407,16 @@ _TIME_SEARCH: Final = 600
 
 
 def _wrong_time(screen: Screen, shown: int) -> str | None:
-    if screen.time is None:
+    engine = screen.time
+    if engine is None:
         return None
     # nearest first: a 16-bit checksum can match a far time by chance
-    near = sorted(range(screen.time + _TIME_SEARCH), key=lambda time: abs(time - screen.time))
+    near = sorted(range(engine + _TIME_SEARCH), key=lambda time: abs(time - engine))
     for time in near[1:]:
         if replace(screen, time=time).checksum() == shown:
-            return f"the end shows {_time_text(time)}, the engine's {_time_text(screen.time)}"
+            return f"the end shows {_time_text(time)}, the engine's {_time_text(engine)}"
     if replace(screen, time=None).checksum() == shown:
-        return f"the end shows no time, the engine's {_time_text(screen.time)}"
+        return f"the end shows no time, the engine's {_time_text(engine)}"
     return None
 
 

@@ -22,6 +22,8 @@ Configuration format (ATASCII lines, :func:`config_text`)::
     D SON<              a step that deals: its keys (N 1 2 RETURN), each its
                         keyboard code plus 48
     K Oo                a step: its keys (1, then A)
+    X                   a step: an error in the game (ERROR 3), which its handler
+                        shows before it goes on (no key)
     B Q                 a deal's first step when the deal is on the table already
                         (deal 1 after the boot, the same deal after the options):
                         its time starts there, and it has no JIFFIES DEAL
@@ -158,7 +160,9 @@ def config_text(
             )
         for step in steps:
             typed = step.keys[step.from_state :]
-            if typed:
+            if step.error:
+                lines.append("X")
+            elif typed:
                 tag = "D" if step.starts_deal else "B" if step.begins else "K"
                 lines.append(f"{tag} " + "".join(key_character(key) for key in typed))
         lines.append("T")

@@ -96,6 +96,9 @@ NO_MOVE: Final = b"NO MOVE LEFT"
 NO_UNDO: Final = b"NOTHING TO UNDO"
 NO_REDO: Final = b"NOTHING TO REDO"
 NO_STOCK: Final = b"THE STOCK IS EMPTY"
+#: The game's handler shows an error's code and goes on (the test mode's error: a value
+#: out of range, ERROR 3).
+ERROR_SHOWN: Final = b"ERROR 3"
 #: The keys that read the help's two pages and come back: ? (SHIFT-/), then any two.
 HELP_KEYS: Final = ("?", "SPACE", "SPACE")
 #: What the refusals the rotation of mistakes seldom meets say (program lines 232 and
@@ -141,6 +144,9 @@ class Step:
     #: The first keys, which the overlay types itself from the deal's ``S`` line (its
     #: table and case: the options, CAPS), not the configuration's step line.
     from_state: int = 0
+    #: No key: the overlay makes an error in the game (ERROR 3), which the game's
+    #: handler shows on the message line before it goes on (program line 9010).
+    error: bool = False
 
 
 @dataclass
@@ -318,6 +324,8 @@ class Session:
         if "E" in extras:
             self._step("U with nothing to undo", ["U"], self.screen(position, message=NO_UNDO))
             self._step("Y with nothing to redo", ["Y"], self.screen(position, message=NO_REDO))
+            error = self.screen(position, message=ERROR_SHOWN)
+            self._steps.append(Step("an error in the game, shown", (), error, error=True))
             self._other_move(position, choose_move(position))
         while (move := choose_move(position)) is not None:
             if "E" in extras and moves == 3 and not self._restarted:
