@@ -27,8 +27,12 @@ verification's, as every deal before the failed one passed.
 
 ``--every N`` takes every N-th mutant (a quicker sample); ``--lines A-B`` only lines A
 to B; ``--again OLD.json`` only the survivors of an earlier report (``--json``), judged
-again with today's checks and list of equivalents. Each verdict is printed as it
-comes; stopped (Ctrl-C, SIGTERM), the benchmark reports the mutants judged so far.
+again with today's checks and list of equivalents; ``--os-rom F --basic-rom F``: the
+default verification as it runs with your own ROM images (``$A8_OS_ROM`` and
+``$A8_BASIC_ROM``), e.g. the genuine XL OS and Atari BASIC rev. C, whose arithmetic
+takes paths the built-in ROMs' does not (the seed split's guards, lines 600-601).
+Each verdict is printed as it comes; stopped (Ctrl-C, SIGTERM), the benchmark reports
+the mutants judged so far.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from a8.emu.emulator import EmulatorOptions
 from a8.errors import A8Error
 from machfsol.atari.basic_game import BasicSource, read_source
 from machfsol.atari.build import game_programs
@@ -88,7 +93,13 @@ def equivalents() -> dict[str, str]:
     return found
 
 
-def judge(mutant: Mutant, lines: list[str], original: dict[int, bytes], why: str | None) -> Verdict:
+def judge(
+    mutant: Mutant,
+    lines: list[str],
+    original: dict[int, bytes],
+    why: str | None,
+    options: EmulatorOptions | None = None,
+) -> Verdict:
     started = time.monotonic()
     text = "\n".join(mutant.apply(lines)) + "\n"
     source = BasicSource(f"mutant {mutant.name}", text)
@@ -105,7 +116,8 @@ def judge(mutant: Mutant, lines: list[str], original: dict[int, bytes], why: str
         work = Path(folder)
         disk = game_disk(work / "MUTANT.ATR", programs)
         launches = disk_launches(disk, changed, source)
-        verification = verify(Plan.default(launches), work, jobs=1, stop_on_failure=True)
+        plan = Plan.default(launches)
+        verification = verify(plan, work, jobs=1, options=options, stop_on_failure=True)
         if verification.failures:
             failed = verification.failures[0]
             detail = f"v{failed.variant} deck {failed.deck} seed {failed.seed}: "
@@ -132,6 +144,8 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2, help="mutants at once (default 2)")
     parser.add_argument("--json", type=Path, help="write every verdict to this JSON file")
     parser.add_argument("--again", type=Path, help="only the survivors of this --json report")
+    parser.add_argument("--os-rom", type=Path, help="verify on this OS ROM (default: built-in)")
+    parser.add_argument("--basic-rom", type=Path, help="and this BASIC ROM (default: built-in)")
     args = parser.parse_args()
     low, _, high = args.lines.partition("-")
     source = read_source()
@@ -144,13 +158,18 @@ def main() -> int:
         chosen = [m for m in chosen if (m.number, m.variant, m.start) in survivors]
     original = game_programs(source)
     known = equivalents()
+    options = None
+    if args.os_rom is not None or args.basic_rom is not None:
+        options = EmulatorOptions(os_rom=args.os_rom, basic_rom=args.basic_rom)
     print(f"{len(chosen)} mutants of lines {args.lines} of {source.name}", flush=True)
     started = time.monotonic()
     verdicts: list[Verdict] = []
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # stopped: report so far
     pool = ThreadPoolExecutor(max_workers=args.jobs)
     try:
-        futures = [pool.submit(judge, m, lines, original, known.get(m.name)) for m in chosen]
+        futures = [
+            pool.submit(judge, m, lines, original, known.get(m.name), options) for m in chosen
+        ]
         for number, future in enumerate(futures, start=1):
             verdict = future.result()
             verdicts.append(verdict)
