@@ -65,7 +65,12 @@ def test_the_deal_on_the_table_is_played_as_it_is() -> None:
     first, second = _steps(1, Deal(52, 1), Deal(40, 1))
     assert first[1].keys == _keys(1, 1)[0] and first[1].begins
     assert not any(step.starts_deal for step in first)
-    options, move = second[:2]
+    # the options page before each key (O, then D three times), then the new table
+    pages, (options, move) = second[:4], second[4:6]
+    assert [page.what for page in pages] == [
+        f"the options: {size} cards, French" for size in (52, 48, 44, 40)
+    ]
+    assert all(page.keys == () and page.screen and page.screen.options_page for page in pages)
     assert options.keys == ("O", "D", "D", "D", "RETURN")
     assert move.begins and move.keys == _keys(1, 1, 40)[0]
     (typed,) = _steps(1, Deal(52, 1, "N"))  # the long way types it all the same
@@ -132,12 +137,16 @@ def test_the_score_counts_deals_played_and_won_across_a_boot() -> None:
 
 def test_another_deck_and_style_go_through_the_options() -> None:
     first, second = _steps(1, Deal(52, 3), Deal(40, 3, spanish=True))
-    options = second[0]
+    *pages, options = second[:6]  # the options page before O, each D and S
+    assert [page.what for page in pages] == [
+        *(f"the options: {size} cards, French" for size in (52, 48, 44, 40)),
+        "the options: 40 cards, Spanish",
+    ]
     assert options.keys == ("O", "D", "D", "D", "S", "RETURN")
     assert options.screen is not None and options.screen.spanish
     assert options.screen.position.deck.size == 40
     assert options.screen.deal == "3"  # the options deal the same deal again
-    third = _steps(1, Deal(20, 1), Deal(52, 1))[1][0]
+    third = _steps(1, Deal(20, 1), Deal(52, 1))[1][2]
     assert third.keys == ("O", "D", "RETURN")  # 20 -> 52: D goes round
 
 
@@ -206,11 +215,13 @@ def test_mistakes_leave_the_table_and_say_why() -> None:
     assert again is not None and once_more is not None
     assert once_more.checksum() == again.checksum()
     assert any(step.keys == HELP_KEYS for step in steps)
-    # at the end: SPACE, H, P, the help, the last move undone and redone
-    assert [step.keys for step in steps[-6:]] == [
-        ("SPACE",), ("H",), ("P",), HELP_KEYS, ("U",), ("Y",)
+    # at the end: SPACE, H, P, the help (its two pages on the way), the last move
+    # undone and redone
+    assert [step.keys for step in steps[-8:]] == [
+        ("SPACE",), ("H",), ("P",), (), (), HELP_KEYS, ("U",), ("Y",)
     ]  # fmt: skip
-    end, again = steps[-4].screen, steps[-1].screen  # the end again, as after P ...
+    assert [step.screen.help_page for step in steps[-5:-2] if step.screen] == [1, 2, 0]
+    end, again = steps[-6].screen, steps[-1].screen  # the end again, as after P ...
     assert end is not None and again is not None and end.message == again.message
     assert end.time is not None and again.time is not None and again.time > end.time  # ... later
 

@@ -466,6 +466,47 @@ def test_the_error_handler_is_verified(atari800: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.emulator
+@pytest.mark.parametrize(
+    ("old", "new", "page"),
+    [
+        ('"ANY KEY: THE RULES"', '"ANY KEY: THE RULEZ"', "1 (its keys)"),
+        (
+            '"PILE, ELSE THE STOCK. WIN: ALL UP."',
+            '"PILE, ELSE THE STOCK. WIN: ALL UP!"',
+            "2 (the rules)",
+        ),
+    ],
+)
+def test_each_help_page_is_checked(
+    atari800: str, tmp_path: Path, old: str, new: str, page: str
+) -> None:
+    """The help's pages are screens the game waits on, with the next key typed
+    already: the test mode records each as the game reaches it."""
+    listing = tmp_path / "A.LST"
+    listing.write_text(altered(1, old, new), encoding="ascii")
+    outcome = run_batch(Batch(program_launch(listing, 1), (Deal(52, 2, "E"),)), tmp_path / "run")
+    (result,) = outcome.results
+    assert not result.ok and result.error is not None
+    assert f"after the help, page {page}: " in result.error, result.error
+
+
+@pytest.mark.emulator
+def test_the_options_page_is_checked_before_each_key(atari800: str, tmp_path: Path) -> None:
+    """O, D, D, S, RETURN typed at once: the options page is recorded before each key
+    (the deck size and the style it shows so far)."""
+    listing = tmp_path / "A.LST"
+    listing.write_text(altered(1, '"D  DECK SIZE  "', '"D  DECK SIZE: "'))
+    outcome = run_batch(
+        Batch(program_launch(listing, 1), (Deal(44, 1, spanish=True),)), tmp_path / "b"
+    )
+    (result,) = outcome.results
+    assert not result.ok and result.error is not None
+    assert (
+        "screen 2 of " in result.error and "after the options: 52 cards, French: " in result.error
+    )
+
+
+@pytest.mark.emulator
 def test_a_pal_batch_runs_on_a_pal_machine(atari800: str, tmp_path: Path) -> None:
     """50 jiffies a second on PAL (line 263): a program that counts 70 there passes on
     NTSC, and fails in a batch of the default plan's PAL boots."""

@@ -53,6 +53,26 @@ KING_KEYS: Final = "QWER"
 EMPTY: Final = b"--"
 END_KEYS: Final = "N NEW  T RESTART  U UNDO  O OPTIONS"
 HELP: Final = ("SPACE DRAW  H HINT  P PLAY ALL  ? HELP", "U UNDO Y REDO T RESTART N NEW O OPTIONS")
+#: The help's two pages (? or HELP), on rows 17-22 in place of the message and the keys.
+HELP_KEYS_PAGE: Final = (
+    "PICK: 1-8 TABLEAU, 0 DISCARD, QWER KING",
+    "PILES. IT GOES UP IF IT HAS ONE PLACE,",
+    "ELSE TYPE A (ACE PILE) OR QWER.",
+    "SPACE DRAW  H HINT  P PLAY ALL  U UNDO",
+    "Y REDO  T RESTART  N NEW  O OPTIONS",
+    "ANY KEY: THE RULES",
+)
+HELP_RULES_PAGE: Final = {
+    variant: (
+        "ACE PILES GO UP BY SUIT FROM THE ACE.",
+        f"KING PILES: DOWN FROM THE KING, {same}",
+        f"{suit}. ACES AND KINGS GO UP AT ONCE.",
+        "A SPACE IS FILLED FROM THE DISCARD",
+        "PILE, ELSE THE STOCK. WIN: ALL UP.",
+        "ANY KEY: BACK TO THE GAME",
+    )
+    for variant, same, suit in ((1, "SAME", "SUIT"), (2, "OTHER", "COLOUR"))
+}
 
 
 @cache  # a verification draws some 100 screens a deal, 40 cards each
@@ -179,6 +199,11 @@ class Screen:
     #: In the test mode, the deal in play and how many the configuration has (None:
     #: not shown; the first table at a boot comes before it).
     progress: tuple[int, int] | None = None
+    #: The help's page shown under the table (1 the keys, 2 the rules; 0 none).
+    help_page: int = 0
+    #: The options page (O) instead of the table, as it shows the deck size and the
+    #: style chosen so far (the deck's size and ``spanish``).
+    options_page: bool = False
     rows: list[bytearray] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -197,6 +222,13 @@ class Screen:
             text = data.encode("latin-1") if isinstance(data, str) else data
             rows[row][column : column + len(text)] = text
 
+        if self.options_page:
+            put(2, 0, TITLES[self.variant])
+            put(5, 0, "OPTIONS")
+            put(7, 0, f"D  DECK SIZE  {deck} CARDS")
+            put(9, 0, f"S  STYLE      {'SPANISH' if self.spanish else 'FRENCH'}")
+            put(12, 0, f"RETURN  PLAY DEAL {self.deal}")
+            return rows
         put(0, 0, TITLES[self.variant])
         put(1, 0, status_line(self.deal, deck, self.won, self.played))
         if self.spanish:
@@ -236,12 +268,17 @@ class Screen:
         put(16, 0, f"MOVES {position.move_count}")
         if self.time is not None:
             put(16, 12, _time_text(self.time))
+        if self.progress is not None:
+            put(23, 0, "TEST DEAL {} OF {}".format(*self.progress))
+        if self.help_page:
+            page = HELP_KEYS_PAGE if self.help_page == 1 else HELP_RULES_PAGE[self.variant]
+            for row, line in enumerate(page, start=17):
+                put(row, 0, line)
+            return rows
         put(17, 0, self.message)
         if self.end_keys:
             put(18, 0, END_KEYS)
         put(20, 0, f"PICK 1-{tableau_size} 0 QWER, THEN A OR QWER")
-        if self.progress is not None:
-            put(23, 0, "TEST DEAL {} OF {}".format(*self.progress))
         put(21, 0, HELP[0])
         put(22, 0, HELP[1])
         return rows

@@ -58,7 +58,7 @@ counts the steps typed, a second each, from the step that laid the deal out.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 from machfsol.atari.screen_model import (
@@ -271,13 +271,24 @@ class Session:
     # ------------------------------------------------------------------ options, new deal
 
     def _options(self, deal: Deal, case: list[str]) -> None:
+        """O, D until the deck size, S for the other style, RETURN: the options page
+        recorded as it stands before each key (the test mode types them all at once)."""
         keys = [*case, "O"]
-        size = self.deck
+        size, spanish = self.deck, self.spanish
+
+        def options_page() -> None:
+            page = Screen(self.game, _any_table(size), spanish, self.deal, options_page=True)
+            self._passing(f"the options: {size} cards, {'Spanish' if spanish else 'French'}", page)
+
+        options_page()
         while size != deal.deck_size:
             size = size - 4 if size > 20 else 52
             keys.append("D")
+            options_page()
         if deal.spanish != self.spanish:
             keys.append("S")
+            spanish = not spanish
+            options_page()
         self.deck, self.spanish = deal.deck_size, deal.spanish
         style = "Spanish" if self.spanish else "French"
         keys.append("RETURN")
@@ -385,8 +396,20 @@ class Session:
         return fresh
 
     def _help(self, position: Position) -> None:
-        """The help's two pages, then the table as it was (a game over shows its end)."""
-        self._step("the help, both pages", HELP_KEYS, self._shown(position))
+        """The help's two pages, each a screen the game waits on with the step's next
+        key already typed, then the table as it was (a game over shows its end)."""
+        shown = self._shown(position)
+        for page, what in ((1, "its keys"), (2, "the rules")):
+            help_page = replace(shown, message=b"", end_keys=False, help_page=page)
+            self._passing(f"the help, page {page} ({what})", help_page)
+        self._step("the help, both pages", HELP_KEYS, shown)
+
+    def _passing(self, what: str, screen: Screen) -> None:
+        """A screen the next step's keys pass on their way: the game waits for a key
+        there (a help page) with the step's next key already typed. The test mode
+        records it as it comes (7200) and types nothing: a step of no key, listed
+        before the step whose keys pass it."""
+        self._steps.append(Step(what, (), screen))
 
     def _undo_all(self, position: Position) -> None:
         """After play-all: every move undone back to the deal, a hint after each undo,
@@ -622,6 +645,11 @@ class Session:
         self._step("undo of the last move", ["U"], self.screen(position))
         position.push(last)
         self._after_play(position, f"the last move redone ({last})", ["Y"])
+
+
+def _any_table(deck: int) -> Position:
+    """A table of ``deck`` cards: the options page shows only its size."""
+    return Position.from_seed(1, variant(1), deck)
 
 
 def _sources(position: Position) -> list[Place]:
