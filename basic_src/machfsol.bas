@@ -638,8 +638,8 @@
 #T 7020 GOTO 6000
 # (The program's line 203 calls 7200, in test mode only: IF TM THEN GOSUB 7200.)
 # A GET reached with keys of the step still waiting (the queue's ends differ, or CH
-# holds one: key_queue.s) is on the step's way, a help page or the options page: its
-# screen only (7205).
+# holds one: key_queue.s) is on the step's way, a help page, the options page or the
+# deal number's prompt: its screen only (7205).
 #T 7200 IF PEEK(764)<255 OR PEEK(203)<>PEEK(204) THEN 7205
 #T 7201 GOSUB 7690:T3=T3+TJ-T0:IF DQ=1 THEN T1=T3:DQ=2
 #T 7202 IF LEN(PN$)>70 THEN POSITION 0,23:? "TEST DEAL ";VAL(PN$(71,73));" OF ";VAL(PN$(74,76));
@@ -723,7 +723,8 @@
 # written 2147483640+6 for the same reason: ENTER keeps 9 digits of a number.)
 8000 REM NEW DEAL: TYPE A DEAL NUMBER, RETURN FOR A RANDOM ONE
 8010 POSITION 0,18:PRINT "DEAL NUMBER 1-2147483646, ESC: BACK":PRINT "(RETURN: RANDOM) ";:L$="":POKE 752,0
-8020 GET #2,KY:IF KY>47 AND KY<58 THEN IF LEN(L$)<10 THEN L$(LEN(L$)+1)=CHR$(KY):PRINT CHR$(KY);:GOTO 8020
+8020 IF TM THEN GOSUB 7200
+8021 GET #2,KY:IF KY>47 AND KY<58 THEN IF LEN(L$)<10 THEN L$(LEN(L$)+1)=CHR$(KY):PRINT CHR$(KY);:GOTO 8020
 8025 IF KY=126 THEN IF LEN(L$) THEN L$(LEN(L$))="":PRINT CHR$(126);:GOTO 8020
 8030 IF KY=27 THEN POKE 752,1:POSITION 0,18:PRINT "{DELLINE}{DELLINE}{INSLINE}{INSLINE}";:GOTO 201
 8035 IF KY<>155 THEN PRINT CHR$(253);:GOTO 8020

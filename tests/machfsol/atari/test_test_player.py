@@ -30,6 +30,12 @@ def _steps(game: int, *deals: Deal) -> list[list[Step]]:
     return list(expected_steps(game, deals))
 
 
+def _typed(steps: list[Step]) -> list[Step]:
+    """The steps that type keys (and a boot's first table): without the screens that
+    a step's keys pass on their way (a prompt, a help page, the options page)."""
+    return [step for step in steps if step.keys or step.what.startswith("the first table")]
+
+
 def _sum(step: Step) -> int:
     assert step.screen is not None
     return step.screen.checksum()
@@ -50,7 +56,10 @@ def _keys(game: int, seed: int, deck: int = 52) -> list[tuple[str, ...]]:
 
 
 def test_a_plain_deal_is_its_number_then_the_policys_moves() -> None:
-    (steps,) = _steps(1, Deal(52, 7))
+    (every,) = _steps(1, Deal(52, 7))
+    # the prompt before 7 and before RETURN, on the first table
+    assert [(s.keys, s.screen and s.screen.prompt) for s in every[1:3]] == [((), ""), ((), "7")]
+    steps = _typed(every)
     assert steps[0].keys == () and steps[0].what == "the first table (deal 1)"
     assert steps[1].keys == ("N", "7", "RETURN") and steps[1].starts_deal
     assert [step.keys for step in steps[2:]] == _keys(1, 7)
@@ -74,7 +83,7 @@ def test_the_deal_on_the_table_is_played_as_it_is() -> None:
     assert options.keys == ("O", "D", "D", "D", "RETURN")
     assert move.begins and move.keys == _keys(1, 1, 40)[0]
     (typed,) = _steps(1, Deal(52, 1, "N"))  # the long way types it all the same
-    assert typed[3].starts_deal
+    assert _typed(typed)[4].starts_deal
 
 
 def test_a_card_with_one_place_goes_there_at_its_key() -> None:
@@ -161,12 +170,12 @@ def test_hints_undos_and_play_all() -> None:
     # a hint before every move, before every move typed again, and at the end
     assert len(hints) == len(moves) + len(undos) + 1
     assert hints[-1].screen is not None and hints[-1].screen.message == b"NO MOVE LEFT"
-    (played,) = _steps(1, Deal(52, 7, "P"))
+    played = _typed(_steps(1, Deal(52, 7, "P"))[0])
     assert [step.keys for step in played[2:12]] == _keys(1, 7)[:10]
     assert played[12].keys == ("P",) and len(played) == 13
     # undone back to the deal after play-all: nothing to undo, N and ESC leave the
     # message shown (nothing played: N asks no question), play-all again
-    (undone,) = _steps(1, Deal(52, 7, "UP"))
+    undone = _typed(_steps(1, Deal(52, 7, "UP"))[0])
     nothing, back, again = undone[-3:]
     assert (nothing.keys, back.keys, again.keys) == (("U",), ("N", "ESC"), ("P",))
     assert back.screen is not None and back.screen.message == NO_UNDO
@@ -174,33 +183,53 @@ def test_hints_undos_and_play_all() -> None:
 
 
 def test_the_long_way_to_a_deal_number() -> None:
-    (steps,) = _steps(1, Deal(52, 65537, "N"))
-    escape, random_deal, deal = steps[1:4]
+    (every,) = _steps(1, Deal(52, 65537, "N"))
+    steps = _typed(every)
+    escape, long_way, random_deal, deal = steps[1:5]
     assert escape.keys == ("N", "ESC") and escape.screen is not None
     assert steps[0].screen is not None  # the same table; the boot's comes before "deal 1 of 1"
     assert escape.screen.checksum() == replace(steps[0].screen, progress=(1, 1)).checksum()
-    assert random_deal.keys == ("N", "RETURN") and random_deal.screen is None
     too_large = tuple(str(LARGEST_DEAL + 1))
-    assert deal.keys == (
+    assert long_way.keys == (
         "N", *too_large, "RETURN", "0", "RETURN",
         *"000006553", "9", "DELETE", "A", "7", "9", "RETURN",
     )  # fmt: skip
+    assert not long_way.starts_deal and long_way.screen is not None
+    assert long_way.screen.deal == "65537"
+    # the prompt before each key after N: the digits shown, and the cursor once a key
+    # was echoed or refused; a refused number shows the prompt afresh
+    end = every.index(long_way)
+    passed = every[end - len(long_way.keys) + 1 : end]
+    prompts = [(s.screen.prompt, s.screen.prompt_cursor) for s in passed if s.screen]
+    assert len(prompts) == len(long_way.keys) - 1
+    assert prompts[:3] == [("", False), ("2", True), ("21", True)]
+    assert prompts[10:13] == [("2147483647", True), ("", False), ("0", True)]
+    assert prompts[13:] == [
+        ("", False), *((("000006553"[:n]), True) for n in range(1, 10)),
+        ("0000065539", True), ("000006553", True), ("000006553", True),
+        ("0000065537", True), ("0000065537", True),
+    ]  # fmt: skip
+    assert random_deal.keys == ("N", "RETURN") and random_deal.screen is None
+    assert deal.keys == ("N", "6", "5", "5", "3", "7", "RETURN")
     assert deal.starts_deal and deal.screen is not None and deal.screen.deal == "65537"
+    # the prompt on the random deal's table is not foreseen either
+    assert [s.screen for s in every[every.index(deal) - 6 : every.index(deal)]] == [None] * 6
     # with play-all, at once on the deal just typed: it counts as played
-    (played,) = _steps(1, Deal(52, 65537, "NP"))
-    assert played[4].keys == ("P",) and played[4].screen is not None
-    assert played[4].screen.played == 1 and len(played) == 5
+    played = _typed(_steps(1, Deal(52, 65537, "NP"))[0])
+    assert played[5].keys == ("P",) and played[5].screen is not None
+    assert played[5].screen.played == 1 and len(played) == 6
 
 
 def test_lower_case_deals_start_and_end_with_caps() -> None:
-    first, second, third = _steps(1, Deal(52, 1, "L"), Deal(52, 2, "L"), Deal(52, 3))
+    first, second, third = map(_typed, _steps(1, Deal(52, 1, "L"), Deal(52, 2, "L"), Deal(52, 3)))
     assert first[1].keys[0] == "CAPS"  # caps lock off
     assert second[0].keys[0] == "N"  # still off
     assert third[0].keys[0] == "CAPS"  # back on
 
 
 def test_mistakes_leave_the_table_and_say_why() -> None:
-    (steps,) = _steps(2, Deal(52, 3, "E"))
+    (every,) = _steps(2, Deal(52, 3, "E"))
+    steps = _typed(every)
     assert steps[2].keys == ("U",) and steps[3].keys == ("Y",)  # nothing to undo, redo
     messages = {step.screen.message for step in steps if step.screen is not None}
     assert {NO_UNDO, NO_REDO, NO_COMMAND, NO_STOCK} <= messages
@@ -217,11 +246,11 @@ def test_mistakes_leave_the_table_and_say_why() -> None:
     assert any(step.keys == HELP_KEYS for step in steps)
     # at the end: SPACE, H, P, the help (its two pages on the way), the last move
     # undone and redone
-    assert [step.keys for step in steps[-8:]] == [
-        ("SPACE",), ("H",), ("P",), (), (), HELP_KEYS, ("U",), ("Y",)
+    assert [step.keys for step in steps[-6:]] == [
+        ("SPACE",), ("H",), ("P",), HELP_KEYS, ("U",), ("Y",)
     ]  # fmt: skip
-    assert [step.screen.help_page for step in steps[-5:-2] if step.screen] == [1, 2, 0]
-    end, again = steps[-6].screen, steps[-1].screen  # the end again, as after P ...
+    assert [step.screen.help_page for step in every[-5:-2] if step.screen] == [1, 2, 0]
+    end, again = steps[-4].screen, steps[-1].screen  # the end again, as after P ...
     assert end is not None and again is not None and end.message == again.message
     assert end.time is not None and again.time is not None and again.time > end.time  # ... later
 

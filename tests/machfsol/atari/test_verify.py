@@ -507,6 +507,27 @@ def test_the_options_page_is_checked_before_each_key(atari800: str, tmp_path: Pa
 
 
 @pytest.mark.emulator
+@pytest.mark.parametrize(
+    ("old", "new", "shown"),
+    [
+        ('"(RETURN: RANDOM) "', '"(RETURN: RANDOM): "', "no digit typed"),
+        # the cursor hidden: it shows once the first digit is echoed
+        (':L$="":POKE 752,0', ':L$="":POKE 752,1', "2 typed"),
+    ],
+)
+def test_the_deal_number_prompt_is_checked_before_each_key(
+    atari800: str, tmp_path: Path, old: str, new: str, shown: str
+) -> None:
+    """N, the digits, RETURN typed at once: the prompt is recorded before each key."""
+    listing = tmp_path / "A.LST"
+    listing.write_text(altered(1, old, new), encoding="ascii")
+    outcome = run_batch(Batch(program_launch(listing, 1), (Deal(52, 23),)), tmp_path / "b")
+    (result,) = outcome.results
+    assert not result.ok and result.error is not None
+    assert f"after the deal number's prompt, {shown}: " in result.error, result.error
+
+
+@pytest.mark.emulator
 def test_a_pal_batch_runs_on_a_pal_machine(atari800: str, tmp_path: Path) -> None:
     """50 jiffies a second on PAL (line 263): a program that counts 70 there passes on
     NTSC, and fails in a batch of the default plan's PAL boots."""

@@ -53,6 +53,10 @@ KING_KEYS: Final = "QWER"
 EMPTY: Final = b"--"
 END_KEYS: Final = "N NEW  T RESTART  U UNDO  O OPTIONS"
 HELP: Final = ("SPACE DRAW  H HINT  P PLAY ALL  ? HELP", "U UNDO Y REDO T RESTART N NEW O OPTIONS")
+#: The deal number's prompt (N), rows 18 and 19; the digits follow the second.
+PROMPT: Final = ("DEAL NUMBER 1-2147483646, ESC: BACK", "(RETURN: RANDOM) ")
+#: The OS's cursor: the character under it in inverse video (here a blank).
+INVERSE_BLANK: Final = b"\xa0"
 #: The help's two pages (? or HELP), on rows 17-22 in place of the message and the keys.
 HELP_KEYS_PAGE: Final = (
     "PICK: 1-8 TABLEAU, 0 DISCARD, QWER KING",
@@ -204,6 +208,11 @@ class Screen:
     #: The options page (O) instead of the table, as it shows the deck size and the
     #: style chosen so far (the deck's size and ``spanish``).
     options_page: bool = False
+    #: The deal number's prompt (N) on rows 18-19, with the digits typed so far (None:
+    #: no prompt), and whether the cursor shows after them (it does once a key has
+    #: been echoed or refused with a buzz).
+    prompt: str | None = None
+    prompt_cursor: bool = False
     rows: list[bytearray] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -278,6 +287,11 @@ class Screen:
         put(17, 0, self.message)
         if self.end_keys:
             put(18, 0, END_KEYS)
+        if self.prompt is not None:
+            put(18, 0, PROMPT[0])
+            put(19, 0, PROMPT[1] + self.prompt)
+            if self.prompt_cursor:
+                put(19, len(PROMPT[1]) + len(self.prompt), INVERSE_BLANK)
         put(20, 0, f"PICK 1-{tableau_size} 0 QWER, THEN A OR QWER")
         put(21, 0, HELP[0])
         put(22, 0, HELP[1])

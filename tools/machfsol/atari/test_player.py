@@ -189,6 +189,8 @@ class Session:
     progress: tuple[int, int] | None = None
     #: Where the deal in play's play starts in ``_steps``.
     _first_step: int = 0
+    #: The screen the last step left (None: not foreseen, a random deal's).
+    _showing: Screen | None = None
     _steps: list[Step] = field(default_factory=list)
 
     def screen(self, position: Position, **message: object) -> Screen:
@@ -227,6 +229,7 @@ class Session:
     ) -> None:
         self._steps.append(Step(what, tuple(keys), screen, starts, self._begins, from_state))
         self._begins = False
+        self._showing = screen
         if keys:
             self.typed += 1
 
@@ -249,6 +252,8 @@ class Session:
         self.progress = progress
         if deal.score is not None:  # set, and the status line drawn, with the S line
             self.won, self.played = deal.score
+            if self._showing is not None:
+                self._showing = replace(self._showing, won=self.won, played=self.played)
         case: list[str] = []
         if ("L" in deal.extras) != self.lower:
             self.lower = not self.lower
@@ -297,28 +302,47 @@ class Session:
         )
 
     def _new_deal(self, deal: Deal, case: list[str]) -> None:
-        digits = list(str(deal.seed))
+        """N, the deal's number, RETURN; the prompt recorded as it stands before each
+        key after N (the test mode types them all at once). The long way (N in the
+        deal's extras): ESC first; the number typed with mistakes (too large, 0,
+        leading zeros, DELETE, a letter, an eleventh digit); a random deal (RETURN
+        alone, its table not foreseen); then the number again, the step that deals."""
         keys = [*case, "N"]
         if "N" in deal.extras:
             assert self.position is not None
             # ESC: back to the table, where a game over shows its end again.
+            self._prompt(["ESC"])
             self._step("N, then ESC", [*keys, "ESC"], self._shown(self.position), False, len(case))
-            case = []
-            self._laid_out()
-            self._step("N, RETURN: a random deal", ["N", "RETURN"], None)
             too_large = list(str(LARGEST_DEAL + 1))
             padded = list(str(deal.seed).rjust(10, "0"))
             # DELETE takes back one digit of two: the number's last, typed after a 9
-            refused = ["N", *too_large, "RETURN", "0", "RETURN"]
-            keys = [*refused, *padded[:-1], "9", "DELETE", "A", padded[-1], "9"]
-        else:
-            keys += digits
+            refused = [*too_large, "RETURN", "0", "RETURN"]
+            typed = [*refused, *padded[:-1], "9", "DELETE", "A", padded[-1], "9", "RETURN"]
+            self._prompt(typed)
+            screen = self.screen(self._lay_out(deal))
+            self._step(f"N, deal {deal.seed} the long way", ["N", *typed], screen)
+            self._prompt(["RETURN"])
+            self._laid_out()
+            self._step("N, RETURN: a random deal", ["N", "RETURN"], None)
+            keys, case = ["N"], []
+        typed = [*str(deal.seed), "RETURN"]
+        self._prompt(typed)
+        screen = self.screen(self._lay_out(deal))
+        self._step(f"new deal {deal.seed}", [*keys, *typed], screen, True, len(case))
+
+    def _lay_out(self, deal: Deal) -> Position:
+        """The deal typed laid out: a new game, not played yet."""
         self.deal, self.seed = str(deal.seed), deal.seed
         self._counted = self._won = False
         self.position = Position.from_seed(deal.seed, variant(self.game), deal.deck_size)
         self._laid_out()
-        screen = self.screen(self.position)
-        self._step(f"new deal {deal.seed}", [*keys, "RETURN"], screen, True, len(case))
+        return self.position
+
+    def _prompt(self, typed: Sequence[str]) -> None:
+        """The deal number's prompt before each of the keys ``typed`` after N, on the
+        screen the last step left (a game over's end keys cleared, a message kept)."""
+        for digits, screen in prompt_screens(self._showing, typed):
+            self._passing(f"the deal number's prompt, {digits or 'no digit'} typed", screen)
 
     # ------------------------------------------------------------------ play
 
@@ -337,6 +361,7 @@ class Session:
             self._step("Y with nothing to redo", ["Y"], self.screen(position, message=NO_REDO))
             error = self.screen(position, message=ERROR_SHOWN)
             self._steps.append(Step("an error in the game, shown", (), error, error=True))
+            self._showing = error
             self._other_move(position, choose_move(position))
         while (move := choose_move(position)) is not None:
             if "E" in extras and moves == 3 and not self._restarted:
@@ -404,7 +429,7 @@ class Session:
             self._passing(f"the help, page {page} ({what})", help_page)
         self._step("the help, both pages", HELP_KEYS, shown)
 
-    def _passing(self, what: str, screen: Screen) -> None:
+    def _passing(self, what: str, screen: Screen | None) -> None:
         """A screen the next step's keys pass on their way: the game waits for a key
         there (a help page) with the step's next key already typed. The test mode
         records it as it comes (7200) and types nothing: a step of no key, listed
@@ -427,6 +452,7 @@ class Session:
         self._step("U with nothing left to undo", ["U"], nothing)
         # Nothing played: N leaves at once (no question); ESC comes back to the table,
         # the message still shown.
+        self._prompt(["ESC"])
         self._step("N, then ESC, nothing played", ["N", "ESC"], nothing)
         while (rest := choose_move(position)) is not None:
             position.push(rest)
@@ -645,6 +671,35 @@ class Session:
         self._step("undo of the last move", ["U"], self.screen(position))
         position.push(last)
         self._after_play(position, f"the last move redone ({last})", ["Y"])
+
+
+def prompt_screens(base: Screen | None, typed: Sequence[str]) -> list[tuple[str, Screen | None]]:
+    """The digits shown and the screen at each GET of the deal number's prompt (program
+    lines 8010-8050), before each key of ``typed`` (the keys after N; the last one
+    leaves the prompt): a digit is echoed (ten at most), DELETE takes one back, any
+    other key but RETURN and ESC is refused with a buzz, RETURN on a number out of
+    1-2147483646 shows the prompt afresh. The cursor shows once a key has been echoed
+    or refused. ``base``: the screen under the prompt (None: not foreseen)."""
+    if base is not None and base.end_keys:  # the key clears the end's two lines (206)
+        base = replace(base, message=b"", end_keys=False)
+    shown: list[tuple[str, Screen | None]] = []
+    digits, cursor = "", False
+    for index, key in enumerate(typed):
+        prompt = None if base is None else replace(base, prompt=digits, prompt_cursor=cursor)
+        shown.append((digits, prompt))
+        if key == "ESC" or (key == "RETURN" and (not digits or 1 <= int(digits) <= LARGEST_DEAL)):
+            if index != len(typed) - 1:
+                raise ValueError(f"the prompt is left at key {index + 1} of {len(typed)}")
+            return shown
+        if key == "RETURN":  # refused: the prompt again
+            digits, cursor = "", False
+        elif key.isdigit() and len(digits) < 10:
+            digits, cursor = digits + key, True
+        elif key == "DELETE" and digits:
+            digits, cursor = digits[:-1], True
+        else:
+            cursor = True  # a buzz
+    raise ValueError("the prompt is never left: the keys end before RETURN or ESC")
 
 
 def _any_table(deck: int) -> Position:
