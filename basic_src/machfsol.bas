@@ -490,11 +490,11 @@
 600 H=INT(SE/65536):Y9=SE-H*65536:IF Y9<0 THEN H=H-1:Y9=Y9+65536
 601 IF Y9>65535 THEN H=H+1:Y9=Y9-65536
 603 X=USR(ADR("{CODE shuffle.s routine}"),N,H,Y9,DA):RETURN
-# After a new deal (V1=1, from 103): KA and RC counted afresh (see 10), and the cards of
-# the tableau marked as there (IT=GN); spaces past TS hold 52, which nothing takes. KA is
-# 0: a King pile's top after the lay-out is its King (or none), which no Ace pile takes
-# before its Queen, and the lay-out puts up only Aces and Kings.
-610 V1=0:KA=0
+# After a new deal (V1=1, from 103 or 78, whichever comes first: a player's game may
+# get there only once the stock is empty): KA and RC counted afresh (see 10), and the
+# cards of the tableau marked as there (IT=GN); spaces past TS hold 52, which nothing
+# takes.
+610 V1=0:KA=(PT(AN(0))>=0)+(PT(AN(1))>=0)+(PT(AN(2))>=0)+(PT(AN(3))>=0)
 611 X=T(0):IT(X)=GN:RC=(WT(X)>0):X=T(1):IT(X)=GN:RC=RC+(WT(X)>0):X=T(2):IT(X)=GN:RC=RC+(WT(X)>0)
 612 X=T(3):IT(X)=GN:RC=RC+(WT(X)>0):X=T(4):IT(X)=GN:RC=RC+(WT(X)>0):X=T(5):IT(X)=GN:RC=RC+(WT(X)>0)
 613 X=T(6):IT(X)=GN:RC=RC+(WT(X)>0):X=T(7):IT(X)=GN:RC=RC+(WT(X)>0):RETURN
@@ -639,8 +639,10 @@
 # (The program's line 203 calls 7200, in test mode only: IF TM THEN GOSUB 7200.)
 # A GET reached with keys of the step still waiting (the queue's ends differ, or CH
 # holds one: key_queue.s) is on the step's way, a help page, the options page or the
-# deal number's prompt: its screen only (7205).
-#T 7200 IF PEEK(764)<255 OR PEEK(203)<>PEEK(204) THEN 7205
+# deal number's prompt: its screen only (7205). The queue is read before CH: the
+# vertical blank moves a key from the queue to CH, never back, so read in this order
+# a key in transit is always seen (the other order missed one on the genuine ROMs).
+#T 7200 IF PEEK(203)<>PEEK(204) OR PEEK(764)<255 THEN 7205
 #T 7201 GOSUB 7690:T3=T3+TJ-T0:IF DQ=1 THEN T1=T3:DQ=2
 #T 7202 IF LEN(PN$)>70 THEN POSITION 0,23:? "TEST DEAL ";VAL(PN$(71,73));" OF ";VAL(PN$(74,76));
 #T 7204 GOSUB 7205:GOTO 7210
@@ -649,8 +651,10 @@
 #T 7220 IF L$="T" THEN 7500
 # "X": an error in the game (ERROR 3, a value out of range): the game's handler (9000)
 # shows it and goes on, as on a player's I/O error; the next step's line sets TRAP 7900
-# again (7210). The step's time starts here: no key is typed.
-#T 7222 IF L$="X" THEN GOSUB 7690:T0=TJ:TRAP 9000:POKE 0,-1
+# again (7210). The step's time starts here: no key is typed. POP first takes the main
+# loop's GOSUB 7200 (203) off the stack, which the handler's GOTO 201 never returns
+# from: each error would leave 4 bytes there, and a boot makes one every third deal.
+#T 7222 IF L$="X" THEN POP:GOSUB 7690:T0=TJ:TRAP 9000:POKE 0,-1
 #T 7230 IF L$(1,2)="D " THEN DQ=1:T3=0:GOTO 7250
 #T 7232 IF L$(1,2)="B " THEN DQ=2:T1=-1:T3=0:GOTO 7250
 #T 7235 IF L$(1,2)="C " THEN 7700

@@ -261,21 +261,28 @@ def test_test_mode_configuration_spells_each_steps_keys_and_ends_each_deal() -> 
     # deal 12: N 1 2 RETURN (N is key code 35, 1 is 31, 2 is 30, RETURN 12: each plus 48)
     assert lines[2] == b"D " + bytes([35 + 48, 31 + 48, 30 + 48, 12 + 48])
     first_t = lines.index(b"T")
-    assert first_t == len(steps[0]) + 1  # a line a step, but the first table has none
+    # a line a step that types keys: not the first table, nor the screens a step's
+    # keys pass on their way (the prompt before each key after N)
+    assert first_t == 2 + sum(1 for step in steps[0] if step.keys)
     # deal 2: its table and case; the overlay types CAPS, O, D three times, S, RETURN
     assert lines[first_t + 1] == b"S 40 S L 002 002"
-    assert steps[1][0].keys == ("CAPS", "O", "D", "D", "D", "S", "RETURN")
-    assert steps[1][0].from_state == 7  # all of them: no step line
+    options = next(step for step in steps[1] if step.keys)
+    assert options.keys == ("CAPS", "O", "D", "D", "D", "S", "RETURN")
+    assert options.from_state == 7  # all of them: no step line
     assert lines[first_t + 2][:2] == b"D "
     assert lines.count(b"T") == 2
     # deal 1 is on the table at the start: its first move begins it
     first = config_text([Deal(52, 1)], list(expected_steps(1, [Deal(52, 1)]))).split(b"\x9b")
     assert first[2].startswith(b"B ")
-    # the screens after each deal's S line show which deal of how many is in play
+    # the screens after each deal's S line show which deal of how many is in play (from
+    # the end of its first step: not on that step's way, the prompt or the options)
     assert steps[0][0].screen is not None and steps[0][0].screen.progress is None
-    assert all(s.screen is None or s.screen.progress == (1, 2) for s in steps[0][1:])
-    assert all(s.screen is None or s.screen.progress == (2, 2) for s in steps[1])
-    shown = next(s.screen for s in steps[1] if s.screen is not None)
+    after = [[s for s in deal[1:] if s.keys and s.screen] for deal in steps]
+    assert all(s.screen and s.screen.progress == (1, 2) for s in after[0])
+    assert all(s.screen and s.screen.progress == (2, 2) for s in after[1])
+    passing = [s.screen for s in steps[0] + steps[1] if not s.keys and s.screen]
+    assert {screen.progress for screen in passing} == {None, (2, 2)}
+    shown = next(s.screen for s in steps[1] if s.keys and s.screen is not None)
     assert bytes(shown.rows[23]).rstrip() == b"TEST DEAL 2 OF 2"
 
 

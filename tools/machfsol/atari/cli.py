@@ -49,7 +49,7 @@ from machfsol.atari.verify import (
     text_report,
     without_transcripts,
 )
-from machfsol.atari.verify_batch import DEAL_SECONDS, Launch
+from machfsol.atari.verify_batch import DEAL_SECONDS, OWN_ROMS_DEAL_SECONDS, Launch
 from machfsol.atari.verify_results import RomFiles, json_text, read_results
 from machfsol.atari.verify_results import text_report as results_text
 from machfsol.engine.options import BOTH, add_variant, deck_option, seeds_option, variants_of
@@ -203,8 +203,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--deal-seconds",
         type=int,
         metavar="N",
-        default=DEAL_SECONDS,
-        help="emulated seconds a deal may take before it counts as hung (default %(default)s)",
+        help="emulated seconds a deal may take before it counts as hung (default "
+        f"{DEAL_SECONDS}; {OWN_ROMS_DEAL_SECONDS} with a ROM image of your own)",
     )
     add_machine_arguments(parser)
     parser.add_argument(
@@ -368,7 +368,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     _plan(args, ())  # bad seeds or decks: exit 2 before anything starts
     if not 1 <= args.jobs <= 16:
         raise UsageError(f"--jobs {args.jobs}: give 1 to 16 emulators")
-    if not 1 <= args.deal_seconds <= 3600:
+    if args.deal_seconds is not None and not 1 <= args.deal_seconds <= 3600:
         raise UsageError(f"--deal-seconds {args.deal_seconds}: give 1 to 3600")
     variants = variants_of(args.variant)
     check_machine(args.machine, args.tv)
@@ -435,7 +435,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 f"{args.tv.upper()}, {roms.describe()}",
                 flush=True,
             )
-        deal_frames = args.deal_seconds * FRAMES_PER_SECOND[args.tv]
+        deal_seconds = args.deal_seconds
+        if deal_seconds is None:
+            own = roms.os is not None or roms.basic is not None
+            deal_seconds = OWN_ROMS_DEAL_SECONDS if own else DEAL_SECONDS
+        deal_frames = deal_seconds * FRAMES_PER_SECOND[args.tv]
         verification = run_with_progress(plan, work.path, args.jobs, deal_frames, options)
         if args.keyboard:
             typed = keyboard_checks(launches, work.path, jobs=args.jobs, options=options)

@@ -304,28 +304,25 @@ class Session:
     def _new_deal(self, deal: Deal, case: list[str]) -> None:
         """N, the deal's number, RETURN; the prompt recorded as it stands before each
         key after N (the test mode types them all at once). The long way (N in the
-        deal's extras): ESC first; the number typed with mistakes (too large, 0,
-        leading zeros, DELETE, a letter, an eleventh digit); a random deal (RETURN
-        alone, its table not foreseen); then the number again, the step that deals."""
+        deal's extras): ESC first; a random deal (RETURN alone: its table, and the
+        prompt over it, not foreseen); then the number typed with mistakes (too large,
+        0, leading zeros, DELETE, a letter, an eleventh digit), the step that deals."""
         keys = [*case, "N"]
+        typed = [*str(deal.seed), "RETURN"]
         if "N" in deal.extras:
             assert self.position is not None
             # ESC: back to the table, where a game over shows its end again.
             self._prompt(["ESC"])
             self._step("N, then ESC", [*keys, "ESC"], self._shown(self.position), False, len(case))
+            self._prompt(["RETURN"])
+            self._laid_out()
+            self._step("N, RETURN: a random deal", ["N", "RETURN"], None)
             too_large = list(str(LARGEST_DEAL + 1))
             padded = list(str(deal.seed).rjust(10, "0"))
             # DELETE takes back one digit of two: the number's last, typed after a 9
             refused = [*too_large, "RETURN", "0", "RETURN"]
             typed = [*refused, *padded[:-1], "9", "DELETE", "A", padded[-1], "9", "RETURN"]
-            self._prompt(typed)
-            screen = self.screen(self._lay_out(deal))
-            self._step(f"N, deal {deal.seed} the long way", ["N", *typed], screen)
-            self._prompt(["RETURN"])
-            self._laid_out()
-            self._step("N, RETURN: a random deal", ["N", "RETURN"], None)
             keys, case = ["N"], []
-        typed = [*str(deal.seed), "RETURN"]
         self._prompt(typed)
         screen = self.screen(self._lay_out(deal))
         self._step(f"new deal {deal.seed}", [*keys, *typed], screen, True, len(case))

@@ -54,6 +54,9 @@ START_FRAMES: Final = 60 * 60
 #: takes 10-35 s with the built-in ROMs (the longest: hints before every move, undos
 #: and mistakes), about three times that with the genuine XL OS and BASIC rev. C.
 DEAL_SECONDS: Final = 300
+#: ... when a ROM image of your own is in the machine (the genuine XL OS or BASIC
+#: rev. C): a deal with hints, undos and mistakes took more than 300 s there.
+OWN_ROMS_DEAL_SECONDS: Final = 900
 #: ... in NTSC frames (the jiffy clock ticks once per frame: 60 a second, PAL 50).
 DEAL_FRAMES: Final = DEAL_SECONDS * 60
 #: Wall-clock seconds per emulated frame assumed for the kill timeout: 400 frames a
