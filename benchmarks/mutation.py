@@ -87,7 +87,8 @@ def equivalents() -> dict[str, str]:
     """Mutant names (as :attr:`Mutant.name` spells them) and why each is equivalent."""
     found = {}
     for text in EQUIVALENTS.read_text(encoding="utf-8").splitlines():
-        if text.strip() and not text.startswith("#"):
+        # "# " starts a comment; "#V1 "/"#V2 " a mutant of one variant's line
+        if text.strip() and not text.startswith("# "):
             name, _, reason = text.partition(" | ")
             found[name.strip()] = reason.strip()
     return found
