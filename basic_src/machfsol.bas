@@ -651,10 +651,11 @@
 #T 7220 IF L$="T" THEN 7500
 # "X": an error in the game (ERROR 3, a value out of range): the game's handler (9000)
 # shows it and goes on, as on a player's I/O error; the next step's line sets TRAP 7900
-# again (7210). The step's time starts here: no key is typed. POP first takes the main
-# loop's GOSUB 7200 (203) off the stack, which the handler's GOTO 201 never returns
-# from: each error would leave 4 bytes there, and a boot makes one every third deal.
-#T 7222 IF L$="X" THEN POP:GOSUB 7690:T0=TJ:TRAP 9000:POKE 0,-1
+# again (7210). The step's time starts here: no key is typed. The main loop's GOSUB 7200
+# (203) stays on BASIC's stack, as any error in a subroutine leaves its GOSUB there for
+# the handler's GOTO 201: a few bytes each (the engine's player makes one in every 12th
+# deal: a --coverage program, the largest, has little memory to spare).
+#T 7222 IF L$="X" THEN GOSUB 7690:T0=TJ:TRAP 9000:POKE 0,-1
 #T 7230 IF L$(1,2)="D " THEN DQ=1:T3=0:GOTO 7250
 #T 7232 IF L$(1,2)="B " THEN DQ=2:T1=-1:T3=0:GOTO 7250
 #T 7235 IF L$(1,2)="C " THEN 7700

@@ -20,6 +20,7 @@ from machfsol.atari.test_player import (
     Step,
     expected_steps,
     keys_for,
+    prompt_screens,
     source_key,
 )
 from machfsol.engine.autoplay import play
@@ -83,7 +84,7 @@ def test_the_deal_on_the_table_is_played_as_it_is() -> None:
     assert options.keys == ("O", "D", "D", "D", "RETURN")
     assert move.begins and move.keys == _keys(1, 1, 40)[0]
     (typed,) = _steps(1, Deal(52, 1, "N"))  # the long way types it all the same
-    assert _typed(typed)[4].starts_deal
+    assert _typed(typed)[3].starts_deal
 
 
 def test_a_card_with_one_place_goes_there_at_its_key() -> None:
@@ -185,23 +186,26 @@ def test_hints_undos_and_play_all() -> None:
 def test_the_long_way_to_a_deal_number() -> None:
     (every,) = _steps(1, Deal(52, 65537, "N"))
     steps = _typed(every)
-    escape, long_way, random_deal, deal = steps[1:5]
+    escape, random_deal, deal = steps[1:4]
     assert escape.keys == ("N", "ESC") and escape.screen is not None
     assert steps[0].screen is not None  # the same table; the boot's comes before "deal 1 of 1"
     assert escape.screen.checksum() == replace(steps[0].screen, progress=(1, 1)).checksum()
+    assert random_deal.keys == ("N", "RETURN") and random_deal.screen is None
     too_large = tuple(str(LARGEST_DEAL + 1))
-    assert long_way.keys == (
+    assert deal.keys == (
         "N", *too_large, "RETURN", "0", "RETURN",
         *"000006553", "9", "DELETE", "A", "7", "9", "RETURN",
     )  # fmt: skip
-    assert not long_way.starts_deal and long_way.screen is not None
-    assert long_way.screen.deal == "65537"
-    # the prompt before each key after N: the digits shown, and the cursor once a key
-    # was echoed or refused; a refused number shows the prompt afresh
-    end = every.index(long_way)
-    passed = every[end - len(long_way.keys) + 1 : end]
-    prompts = [(s.screen.prompt, s.screen.prompt_cursor) for s in passed if s.screen]
-    assert len(prompts) == len(long_way.keys) - 1
+    assert deal.starts_deal and deal.screen is not None and deal.screen.deal == "65537"
+    # the prompt before each key after N, on the random deal's table: not foreseen
+    end = every.index(deal)
+    passed = every[end - len(deal.keys) + 1 : end]
+    assert [s.keys for s in passed] == [()] * (len(deal.keys) - 1)
+    assert all(s.screen is None for s in passed)
+    # the digits it shows, and the cursor once a key was echoed or refused; a refused
+    # number shows the prompt afresh (the table under it is any, here the first)
+    base = steps[0].screen
+    prompts = [(digits, s and s.prompt_cursor) for digits, s in prompt_screens(base, deal.keys[1:])]
     assert prompts[:3] == [("", False), ("2", True), ("21", True)]
     assert prompts[10:13] == [("2147483647", True), ("", False), ("0", True)]
     assert prompts[13:] == [
@@ -209,15 +213,10 @@ def test_the_long_way_to_a_deal_number() -> None:
         ("0000065539", True), ("000006553", True), ("000006553", True),
         ("0000065537", True), ("0000065537", True),
     ]  # fmt: skip
-    assert random_deal.keys == ("N", "RETURN") and random_deal.screen is None
-    assert deal.keys == ("N", "6", "5", "5", "3", "7", "RETURN")
-    assert deal.starts_deal and deal.screen is not None and deal.screen.deal == "65537"
-    # the prompt on the random deal's table is not foreseen either
-    assert [s.screen for s in every[every.index(deal) - 6 : every.index(deal)]] == [None] * 6
     # with play-all, at once on the deal just typed: it counts as played
     played = _typed(_steps(1, Deal(52, 65537, "NP"))[0])
-    assert played[5].keys == ("P",) and played[5].screen is not None
-    assert played[5].screen.played == 1 and len(played) == 6
+    assert played[4].keys == ("P",) and played[4].screen is not None
+    assert played[4].screen.played == 1 and len(played) == 5
 
 
 def test_lower_case_deals_start_and_end_with_caps() -> None:

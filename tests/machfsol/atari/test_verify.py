@@ -125,8 +125,9 @@ def test_batches_share_the_work_between_emulators() -> None:
 
 def test_every_path_has_its_share_of_any_seed_list() -> None:
     deals = Plan.every((GameDisk(Path("M.ATR"), 1),), (52,), range(1, 41)).deal_list()
-    share = {letter: sum(letter in d.extras for d in deals) for letter in "HUPNLE"}
-    assert share == {"H": 20, "U": 20, "P": 20, "N": 8, "L": 5, "E": 13}
+    share = {letter: sum(letter in d.extras for d in deals) for letter in "HUPNLEX"}
+    assert share == {"H": 20, "U": 20, "P": 20, "N": 8, "L": 5, "E": 13, "X": 4}
+    assert all("E" in d.extras for d in deals if "X" in d.extras)
     assert all(("H" in d.extras) != ("P" in d.extras) for d in deals)  # the policy checked
     assert sum(d.spanish for d in deals) == 20
 
@@ -455,11 +456,12 @@ def test_the_time_shown_is_the_real_clock_read_as_a_player_s(
 
 @pytest.mark.emulator
 def test_the_error_handler_is_verified(atari800: str, tmp_path: Path) -> None:
-    """A deal with mistakes (E) has an error made in the game: its handler (line 9010)
-    must show it and go on; one that shows another message fails at that step."""
+    """Every twelfth deal, one with mistakes (E), has an error made in the game (X): its
+    handler (line 9010) must show it and go on; one that shows another message fails
+    at that step."""
     listing = tmp_path / "A.LST"
     listing.write_text(altered(1, 'LN$="ERROR ":LN$(7)=', 'LN$="ERROR  ":LN$(8)='))
-    outcome = run_batch(Batch(program_launch(listing, 1), (Deal(52, 2, "E"),)), tmp_path / "run")
+    outcome = run_batch(Batch(program_launch(listing, 1), (Deal(52, 2, "EX"),)), tmp_path / "run")
     (result,) = outcome.results
     assert not result.ok and result.error is not None
     assert re.search(r"screen \d+ of \d+, after an error in the game, shown: ", result.error)

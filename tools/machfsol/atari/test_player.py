@@ -36,6 +36,8 @@ and, as its extras (letters of :data:`EXTRAS`) ask:
   its last digit typed after a 9 that DELETE takes back and a key that is no digit
   (refused with a buzz), and one digit more (ignored: ten at most);
 * ``L`` every key in lower case (the CAPS key before the deal and after it);
+* ``X`` with ``E``: after U and Y, an error made in the game (the test mode's ``X``
+  line: ERROR 3), which the game's handler must show and go on from;
 * ``E`` a player's mistakes and second thoughts: U and Y with nothing to undo or redo,
   then a legal move the policy would not make, undone, redone and undone again (so each
   "move not the policy's" below); after the 3rd move the help (?,
@@ -78,7 +80,7 @@ from machfsol.engine.rules import Move, Place, Position, variant
 from machfsol.errors import MachfsolError
 
 #: What the player may do besides the policy's moves (see the module docstring).
-EXTRAS: Final = "HUPNLE"
+EXTRAS: Final = "HUPNLEX"
 #: Moves between undos, when a deal asks for them.
 UNDO_EVERY: Final = 7
 #: Moves before play-all, when a deal asks for it.
@@ -356,9 +358,10 @@ class Session:
         if "E" in extras:
             self._step("U with nothing to undo", ["U"], self.screen(position, message=NO_UNDO))
             self._step("Y with nothing to redo", ["Y"], self.screen(position, message=NO_REDO))
-            error = self.screen(position, message=ERROR_SHOWN)
-            self._steps.append(Step("an error in the game, shown", (), error, error=True))
-            self._showing = error
+            if "X" in extras:
+                error = self.screen(position, message=ERROR_SHOWN)
+                self._steps.append(Step("an error in the game, shown", (), error, error=True))
+                self._showing = error
             self._other_move(position, choose_move(position))
         while (move := choose_move(position)) is not None:
             if "E" in extras and moves == 3 and not self._restarted:

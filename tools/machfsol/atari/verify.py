@@ -125,12 +125,14 @@ def scheduled_deal(deck: int, seed: int, index: int) -> Deal:
     with P or H, one with undos (U); every third deal with a player's mistakes (E),
     every fifth with the deal number typed the long way (N), every seventh in lower
     case (L); every second four in Spanish cards (through the options, as a deck
-    size other than 52 is). So a fixed share of any verification goes through each
+    size other than 52 is); every twelfth, one with mistakes, with an error made in
+    the game (X). So a fixed share of any verification goes through each
     path, whatever seeds it is given. A deal of ten digits starts from a score of
     :data:`TEN_DIGIT_SCORE` (the status line's short form)."""
     score = TEN_DIGIT_SCORE if seed > 999_999_999 else None
     extras = EXTRAS_CYCLE[index % 4]
     extras += "E" if index % 3 == 1 else ""
+    extras += "X" if index % 12 == 1 else ""
     extras += "N" if index % 5 == 3 else ""
     extras += "L" if index % 7 == 5 else ""
     return Deal(deck, seed, extras, spanish=(index // 4) % 2 == 1, score=score)
