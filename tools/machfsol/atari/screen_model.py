@@ -28,8 +28,8 @@ The 24 rows of 40 characters, in ATASCII (red cards and suits in inverse video, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from functools import cache
+from dataclasses import dataclass, replace
+from functools import cache, cached_property
 from typing import Final
 
 from machfsol.atari.screen_sum import fletcher
@@ -213,10 +213,12 @@ class Screen:
     #: been echoed or refused with a buzz).
     prompt: str | None = None
     prompt_cursor: bool = False
-    rows: list[bytearray] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "rows", self._draw())
+    @cached_property
+    def rows(self) -> list[bytearray]:
+        """The 24 rows of 40 characters, ATASCII: drawn when first asked for (the
+        verification makes tens of thousands of screens, and sums most of them once)."""
+        return self._draw()
 
     # ------------------------------------------------------------------ drawing
 
@@ -305,7 +307,7 @@ class Screen:
 
     def memory(self) -> bytes:
         """The 960 bytes of screen memory (the ANTIC "internal" codes of the characters)."""
-        return bytes(internal(code) for code in self.atascii())
+        return self.atascii().translate(_INTERNAL_CODES)
 
     def checksum(self) -> int:
         """What the test mode's routine sums the screen memory to."""
@@ -324,6 +326,10 @@ def internal(code: int) -> int:
     elif low < 0x60:
         low -= 0x20
     return low | (code & 0x80)
+
+
+#: :func:`internal` of every byte, for bytes.translate.
+_INTERNAL_CODES: Final = bytes(internal(code) for code in range(256))
 
 
 def place_cells(screen: Screen) -> dict[str, tuple[int, int]]:

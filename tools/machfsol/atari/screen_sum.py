@@ -13,6 +13,7 @@ each, when :mod:`machfsol.atari.basic_game` generates the listing.
 from __future__ import annotations
 
 import functools
+from itertools import accumulate
 from typing import Final
 
 from machfsol.atari.shuffle import spelling
@@ -30,14 +31,19 @@ class ScreenSumCodeError(MachfsolError):
 
 def fletcher(data: bytes) -> int:
     """Fletcher's 16-bit sum as the routine computes it: each 8-bit sum with the
-    carry added back (ones' complement), the first sum in the low byte."""
-    first = second = 0
-    for byte in data:
-        first += byte
-        first = (first & 0xFF) + (first >> 8)
-        second += first
-        second = (second & 0xFF) + (second >> 8)
-    return first | second << 8
+    carry added back (ones' complement), the first sum in the low byte.
+
+    A ones' complement sum of bytes, taken step by step from 0, is the plain sum
+    folded into 1..255 (0 only while it is 0): so the first sum after each byte is
+    the fold of the bytes' running total, and the second the fold of those sums'
+    total (the harness sums tens of thousands of screens: this is the quick way)."""
+    running = [(total - 1) % 255 + 1 if total else 0 for total in accumulate(data)]
+    return (running[-1] if running else 0) | _fold(sum(running)) << 8
+
+
+def _fold(total: int) -> int:
+    """``total`` as an 8-bit ones' complement sum: 0, or 1..255 with total's remainder."""
+    return (total - 1) % 255 + 1 if total else 0
 
 
 @functools.cache
