@@ -53,6 +53,7 @@ from a8.errors import A8Error
 from machfsol.atari.basic_game import BasicSource, read_source
 from machfsol.atari.build import game_programs
 from machfsol.atari.verify import Plan, disk_launches, game_disk, verify
+from machfsol.atari.verify_batch import DEAL_SECONDS, OWN_ROMS_DEAL_SECONDS
 from machfsol.errors import MachfsolError
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -118,7 +119,10 @@ def judge(
         disk = game_disk(work / "MUTANT.ATR", programs)
         launches = disk_launches(disk, changed, source)
         plan = Plan.default(launches)
-        verification = verify(plan, work, jobs=1, options=options, stop_on_failure=True)
+        seconds = DEAL_SECONDS if options is None else OWN_ROMS_DEAL_SECONDS
+        verification = verify(
+            plan, work, jobs=1, deal_frames=seconds * 60, options=options, stop_on_failure=True
+        )
         if verification.failures:
             failed = verification.failures[0]
             detail = f"v{failed.variant} deck {failed.deck} seed {failed.seed}: "
