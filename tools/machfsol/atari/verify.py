@@ -188,11 +188,10 @@ class Plan:
         in boots of their own, last."""
         per_boot = min(MAX_DEALS_PER_BOOT, max(1, math.ceil(self.deals / jobs)))
         deals = self.deal_list()
-        pal = sum(len(seeds) for _deck, seeds in self.pal)
-        first = len(deals) - pal
+        first_pal = len(deals) - sum(len(seeds) for _deck, seeds in self.pal)
         return [
-            *self._boots(deals[:first], per_boot, None),
-            *self._boots(deals[first:], per_boot, "pal"),
+            *self._boots(deals[:first_pal], per_boot, None),
+            *self._boots(deals[first_pal:], per_boot, "pal"),
         ]
 
     def _boots(self, deals: tuple[Deal, ...], per_boot: int, tv: TvSystem | None) -> list[Batch]:
@@ -411,9 +410,9 @@ def _not_run(batch: Batch, deal: Deal, reason: str) -> DealResult:
 def _in_plan_order(plan: Plan, results: list[DealResult]) -> tuple[DealResult, ...]:
     launch_rank = {launch.variant: index for index, launch in enumerate(plan.launches)}
     deals = plan.deal_list()
-    pal = len(deals) - sum(len(seeds) for _deck, seeds in plan.pal)
+    first_pal = len(deals) - sum(len(seeds) for _deck, seeds in plan.pal)
     deal_rank = {
-        (d.deck_size, d.seed, None if index < pal else "pal"): index
+        (d.deck_size, d.seed, None if index < first_pal else "pal"): index
         for index, d in enumerate(deals)
     }
 
