@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from a8.basic import tokenize
-from a8.emu.emulator import EmulatorOptions, run
+from a8.emu.emulator import EmulatorOptions, TvSystem, run
 from a8.emu.script import Script
 from machfsol.atari.basic_game import generate, read_source
 from machfsol.atari.test_player import Deal, expected_steps
@@ -307,6 +307,20 @@ def altered(variant: int, old: str, new: str) -> str:
     return listing.replace(old, new)
 
 
+def failed_deal(
+    folder: Path, variant: int, old: str, new: str, deal: Deal, tv: TvSystem | None = None
+) -> DealResult:
+    """``deal`` played in one boot by the listing with ``old`` made ``new``
+    (:func:`altered`), written to ``folder``: it must fail (its ``error`` is set)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    listing = folder / "A.LST"
+    listing.write_text(altered(variant, old, new), encoding="ascii")
+    outcome = run_batch(Batch(program_launch(listing, variant), (deal,), tv), folder / "run")
+    (result,) = outcome.results
+    assert not result.ok and result.error is not None
+    return result
+
+
 def trapped_on_seed(folder: Path, variant: int, when: str, before: str, then: str) -> list[str]:
     """The one source, made to do ``then`` ``when`` (a BASIC condition) just before the
     first statement ``before`` of the test mode's player (the overlay's lines
@@ -379,12 +393,8 @@ def test_the_failure_names_the_engine_expectation(
     atari800: str, tmp_path: Path, extras: str, error: str
 ) -> None:
     variant, old, new = ALTERATIONS["policy-rescue-threshold"]
-    listing = tmp_path / "A.LST"
-    listing.write_text(altered(variant, old, new), encoding="ascii")
-    batch = Batch(program_launch(listing, 1), (Deal(52, 1, extras),))
-    outcome = run_batch(batch, tmp_path / "work" / "run")
-    (result,) = outcome.results
-    assert not result.ok and result.error is not None
+    result = failed_deal(tmp_path, variant, old, new, Deal(52, 1, extras))
+    assert result.error is not None
     # seed 1: the engine rescues a 2 from the tableau; the altered threshold draws.
     assert result.error.endswith(error), result.error
 
@@ -443,11 +453,8 @@ def test_the_time_shown_is_the_real_clock_read_as_a_player_s(
 ) -> None:
     """The test mode sets the real clock from its count of steps just before the game
     reads it (its bytes far apart), so the game's own reading of the clock counts."""
-    listing = tmp_path / "A.LST"
-    listing.write_text(altered(1, old, new), encoding="ascii")
-    outcome = run_batch(Batch(program_launch(listing, 1), (Deal(52, 1, "H"),)), tmp_path / "run")
-    (result,) = outcome.results
-    assert not result.ok and result.error is not None
+    result = failed_deal(tmp_path, 1, old, new, Deal(52, 1, "H"))
+    assert result.error is not None
     # seed 1 ends at its 100th move, 204 steps after the deal: the end's screen differs
     assert "screen 205 of 206, after move 100 (T8 AS): " in result.error
     if "257" in new:  # 229 jiffies more (the middle byte then): nearly 4 s
@@ -459,11 +466,9 @@ def test_the_error_handler_is_verified(atari800: str, tmp_path: Path) -> None:
     """Every twelfth deal, one with mistakes (E), has an error made in the game (X): its
     handler (line 9010) must show it and go on; one that shows another message fails
     at that step."""
-    listing = tmp_path / "A.LST"
-    listing.write_text(altered(1, 'LN$="ERROR ":LN$(7)=', 'LN$="ERROR  ":LN$(8)='))
-    outcome = run_batch(Batch(program_launch(listing, 1), (Deal(52, 2, "EX"),)), tmp_path / "run")
-    (result,) = outcome.results
-    assert not result.ok and result.error is not None
+    old, new = 'LN$="ERROR ":LN$(7)=', 'LN$="ERROR  ":LN$(8)='
+    result = failed_deal(tmp_path, 1, old, new, Deal(52, 2, "EX"))
+    assert result.error is not None
     assert re.search(r"screen \d+ of \d+, after an error in the game, shown: ", result.error)
 
 
@@ -484,11 +489,8 @@ def test_each_help_page_is_checked(
 ) -> None:
     """The help's pages are screens the game waits on, with the next key typed
     already: the test mode records each as the game reaches it."""
-    listing = tmp_path / "A.LST"
-    listing.write_text(altered(1, old, new), encoding="ascii")
-    outcome = run_batch(Batch(program_launch(listing, 1), (Deal(52, 2, "E"),)), tmp_path / "run")
-    (result,) = outcome.results
-    assert not result.ok and result.error is not None
+    result = failed_deal(tmp_path, 1, old, new, Deal(52, 2, "E"))
+    assert result.error is not None
     assert f"after the help, page {page}: " in result.error, result.error
 
 
@@ -496,13 +498,9 @@ def test_each_help_page_is_checked(
 def test_the_options_page_is_checked_before_each_key(atari800: str, tmp_path: Path) -> None:
     """O, D, D, S, RETURN typed at once: the options page is recorded before each key
     (the deck size and the style it shows so far)."""
-    listing = tmp_path / "A.LST"
-    listing.write_text(altered(1, '"D  DECK SIZE  "', '"D  DECK SIZE: "'))
-    outcome = run_batch(
-        Batch(program_launch(listing, 1), (Deal(44, 1, spanish=True),)), tmp_path / "b"
-    )
-    (result,) = outcome.results
-    assert not result.ok and result.error is not None
+    deal = Deal(44, 1, spanish=True)
+    result = failed_deal(tmp_path, 1, '"D  DECK SIZE  "', '"D  DECK SIZE: "', deal)
+    assert result.error is not None
     assert (
         "screen 2 of " in result.error and "after the options: 52 cards, French: " in result.error
     )
@@ -521,11 +519,8 @@ def test_the_deal_number_prompt_is_checked_before_each_key(
     atari800: str, tmp_path: Path, old: str, new: str, shown: str
 ) -> None:
     """N, the digits, RETURN typed at once: the prompt is recorded before each key."""
-    listing = tmp_path / "A.LST"
-    listing.write_text(altered(1, old, new), encoding="ascii")
-    outcome = run_batch(Batch(program_launch(listing, 1), (Deal(52, 23),)), tmp_path / "b")
-    (result,) = outcome.results
-    assert not result.ok and result.error is not None
+    result = failed_deal(tmp_path, 1, old, new, Deal(52, 23))
+    assert result.error is not None
     assert f"after the deal number's prompt, {shown}: " in result.error, result.error
 
 
@@ -533,14 +528,14 @@ def test_the_deal_number_prompt_is_checked_before_each_key(
 def test_a_pal_batch_runs_on_a_pal_machine(atari800: str, tmp_path: Path) -> None:
     """50 jiffies a second on PAL (line 263): a program that counts 70 there passes on
     NTSC, and fails in a batch of the default plan's PAL boots."""
+    old, new = "(60-10*(PEEK(53268)<2))", "(60+10*(PEEK(53268)<2))"
+    deal = Deal(52, 5, "H")
     listing = tmp_path / "A.LST"
-    listing.write_text(altered(2, "(60-10*(PEEK(53268)<2))", "(60+10*(PEEK(53268)<2))"))
-    deals = (Deal(52, 5, "H"),)
-    outcome = run_batch(Batch(program_launch(listing, 2), deals), tmp_path / "ntsc" / "run")
+    listing.write_text(altered(2, old, new), encoding="ascii")
+    outcome = run_batch(Batch(program_launch(listing, 2), (deal,)), tmp_path / "ntsc" / "run")
     assert [(r.ok, r.tv) for r in outcome.results] == [(True, None)]
-    outcome = run_batch(Batch(program_launch(listing, 2), deals, "pal"), tmp_path / "pal" / "run")
-    (result,) = outcome.results
-    assert not result.ok and result.tv == "pal" and result.error is not None
+    result = failed_deal(tmp_path / "pal", 2, old, new, deal, "pal")
+    assert result.tv == "pal" and result.error is not None
     assert "the end shows TIME" in result.error
 
 
@@ -548,12 +543,8 @@ def test_a_pal_batch_runs_on_a_pal_machine(atari800: str, tmp_path: Path) -> Non
 def test_a_wrong_question_fails_the_step_that_asks_it(atari800: str, tmp_path: Path) -> None:
     """The question for a card with two places (program line 222) is a screen the game
     waits on: the test mode records it, so a wrong one fails its deal there."""
-    listing = tmp_path / "A.LST"
-    listing.write_text(altered(2, '" TO A OR QWER?"', '" TO A OR QWER!"'), encoding="ascii")
-    batch = Batch(program_launch(listing, 2), (Deal(52, 3),))
-    outcome = run_batch(batch, tmp_path / "work" / "run")
-    (result,) = outcome.results
-    assert not result.ok and result.error is not None
+    result = failed_deal(tmp_path, 2, '" TO A OR QWER?"', '" TO A OR QWER!"', Deal(52, 3))
+    assert result.error is not None
     # seed 3 of MACHFSOL.2: the first card with two places is picked at move 46
     assert re.search(r"screen \d+ of \d+, after move 46 \(T7 AC\): the question: ", result.error)
 
