@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from machfsol.atari.screen_model import END_KEYS, KING_KEYS, question_text, top_card
+from machfsol.atari.screen_model import END_KEYS, KING_KEYS, hint_text, question_text, top_card
 from machfsol.atari.test_player import (
     HELP_KEYS,
     LARGEST_DEAL,
@@ -16,6 +16,7 @@ from machfsol.atari.test_player import (
     NO_REDO,
     NO_STOCK,
     NO_UNDO,
+    SELDOM_REFUSALS,
     Deal,
     Step,
     expected_steps,
@@ -23,6 +24,7 @@ from machfsol.atari.test_player import (
     prompt_screens,
     source_key,
 )
+from machfsol.atari.verify import DEFAULT_PAL_PLAN, DEFAULT_PLAN, Plan
 from machfsol.engine.autoplay import play
 from machfsol.engine.rules import Move, Place, Position, variant
 
@@ -183,6 +185,27 @@ def test_hints_undos_and_play_all() -> None:
     assert not back.screen.position.move_stack
 
 
+def test_hints_from_the_first_king_pile_top_that_goes_up() -> None:
+    """K: the program's first hint (where it counts the King-pile tops its Ace piles
+    take, line 610) comes where there is one; before it, no hint."""
+    moves = _moves(2, 5)
+    up = [i for i, m in enumerate(moves) if m.source.is_king_pile and m.destination.is_ace_pile]
+    first = up[0]
+    assert first > 0
+    (steps,) = _steps(2, Deal(52, 5, "HK"))
+    hints = [step for step in steps if step.keys == ("H",)]
+    assert len(hints) == len(moves) - first + 1  # from that move on, and at the end
+    assert hints[0].what == f"hint before move {first + 1}"
+    position = Position.from_seed(5, variant(2))
+    for move in moves[:first]:
+        position.push(move)
+    card = position.card_to_move(moves[first])
+    assert hints[0].screen is not None
+    assert hints[0].screen.message == hint_text(moves[first], card, spanish=False)
+    (never,) = _steps(1, Deal(52, 2, "HK"))  # no King-pile top goes up: hints throughout
+    assert len([s for s in never if s.keys == ("H",)]) == len(_moves(1, 2)) + 1
+
+
 def test_the_long_way_to_a_deal_number() -> None:
     (every,) = _steps(1, Deal(52, 65537, "N"))
     steps = _typed(every)
@@ -265,6 +288,23 @@ def test_a_mistake_is_never_a_move(game: int) -> None:
                 continue
             if step.screen.message in (NO_STOCK, NO_COMMAND):
                 assert step.screen.position.key() == before.screen.position.key()
+
+
+@pytest.mark.parametrize("game", [1, 2])
+def test_the_default_plan_makes_each_seldom_refusal(game: int) -> None:
+    """Each refusal the rotation of mistakes seldom meets comes in the default plan's
+    deals of either program (the last King pile's name is the end of the program's
+    list of places: a text one too long is an error there)."""
+    deals = Plan((), DEFAULT_PLAN, DEFAULT_PAL_PLAN).deal_list()
+    messages = [
+        step.screen.message
+        for steps in expected_steps(game, deals)
+        for step in steps
+        if step.screen is not None
+    ]
+    seldom = SELDOM_REFUSALS if game == 2 else SELDOM_REFUSALS[1:]  # ": IT NEEDS": .2 only
+    for kind in seldom:
+        assert any(kind in message for message in messages), kind
 
 
 def test_the_end_keys_are_what_the_game_prints() -> None:

@@ -125,9 +125,10 @@ def test_batches_share_the_work_between_emulators() -> None:
 
 def test_every_path_has_its_share_of_any_seed_list() -> None:
     deals = Plan.every((GameDisk(Path("M.ATR"), 1),), (52,), range(1, 41)).deal_list()
-    share = {letter: sum(letter in d.extras for d in deals) for letter in "HUPNLEX"}
-    assert share == {"H": 20, "U": 20, "P": 20, "N": 8, "L": 5, "E": 13, "X": 4}
+    share = {letter: sum(letter in d.extras for d in deals) for letter in "HKUPNLEX"}
+    assert share == {"H": 20, "K": 10, "U": 20, "P": 20, "N": 8, "L": 5, "E": 13, "X": 4}
     assert all("E" in d.extras for d in deals if "X" in d.extras)
+    assert all("H" in d.extras for d in deals if "K" in d.extras)
     assert all(("H" in d.extras) != ("P" in d.extras) for d in deals)  # the policy checked
     assert sum(d.spanish for d in deals) == 20
 

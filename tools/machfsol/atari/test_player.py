@@ -25,6 +25,10 @@ A deal (:class:`Deal`) is played as:
 and, as its extras (letters of :data:`EXTRAS`) ask:
 
 * ``H`` a hint before every move, and at the end;
+* ``K`` with ``H``: the hints start at the first move that takes a King pile's top to
+  its Ace pile (from the first move in a deal without one): the program counts those
+  tops afresh at its first hint after a deal (line 610), which is then not 0, as it
+  is in a player's game that asks for its first hint late;
 * ``U`` every 7th move undone and made again, typed or redone (Y) in turn; with ``P``,
   after play-all, every move undone back to the deal with a hint after each undo, one
   undo more, N and ESC (back to the table, its message kept), then play-all again;
@@ -80,7 +84,7 @@ from machfsol.engine.rules import Move, Place, Position, variant
 from machfsol.errors import MachfsolError
 
 #: What the player may do besides the policy's moves (see the module docstring).
-EXTRAS: Final = "HUPNLEX"
+EXTRAS: Final = "HKUPNLEX"
 #: Moves between undos, when a deal asks for them.
 UNDO_EVERY: Final = 7
 #: Moves before play-all, when a deal asks for it.
@@ -103,9 +107,10 @@ NO_STOCK: Final = b"THE STOCK IS EMPTY"
 ERROR_SHOWN: Final = b"ERROR 3"
 #: The keys that read the help's two pages and come back: ? (SHIFT-/), then any two.
 HELP_KEYS: Final = ("?", "SPACE", "SPACE")
-#: What the refusals the rotation of mistakes seldom meets say (program lines 232 and
-#: 236): an Ace pile that needs another card, a King pile's top that takes two.
-SELDOM_REFUSALS: Final = (b": IT NEEDS ", b" OR ")
+#: What the refusals the rotation of mistakes seldom meets say (program lines 232, 236
+#: and 247): an Ace pile that needs another card, a King pile's top that takes two, the
+#: last King pile empty (its name is the end of the game's list of places).
+SELDOM_REFUSALS: Final = (b": IT NEEDS ", b" OR ", b"KD HAS NO KING YET")
 
 
 @dataclass(frozen=True)
@@ -355,6 +360,7 @@ class Session:
         extras = deal.extras
         moves = 0
         rare: set[bytes] = set()  # the seldom refusals made in this deal (_seldom_refusal)
+        hints_from = _first_king_to_ace(position) if "K" in extras else 0
         if "E" in extras:
             self._step("U with nothing to undo", ["U"], self.screen(position, message=NO_UNDO))
             self._step("Y with nothing to redo", ["Y"], self.screen(position, message=NO_REDO))
@@ -373,7 +379,7 @@ class Session:
                 self._seldom_refusal(position, rare)
             if "E" in extras and moves and not position.discard() and position.stock_count():
                 self._other_move(position, move)  # a space emptied, filled from the stock
-            if "H" in extras:
+            if "H" in extras and position.move_count >= hints_from:
                 self._hint(position, move, moves + 1)
             if "P" in extras and moves == (0 if "N" in extras else PLAY_ALL_AFTER):
                 while (rest := choose_move(position)) is not None:
@@ -390,7 +396,7 @@ class Session:
                 position.pop()
                 self.ended = False
                 self._step(f"undo of move {moves}", ["U"], self.screen(position))
-                if "H" in extras:
+                if "H" in extras and position.move_count >= hints_from:
                     self._hint(position, move, moves)
                 what = f"move {moves} again"
                 again = ["Y"] if (moves // UNDO_EVERY) % 2 else self._asked(position, move, what)
@@ -559,7 +565,8 @@ class Session:
         """A refusal the mistakes' rotation seldom meets, once a deal, as soon as the
         table allows it (:data:`SELDOM_REFUSALS`): a card with two places sent to its
         Ace pile, which needs another card (two King piles take it: MACHFSOL.2 only),
-        and sent to a King pile whose top takes two other cards."""
+        sent to a King pile whose top takes two other cards, and to the last King pile
+        while it is empty."""
         for refusal in self._refusals(position):
             kind = next((k for k in SELDOM_REFUSALS if k in refusal[2]), None)
             if kind is not None and kind not in made:
@@ -700,6 +707,19 @@ def prompt_screens(base: Screen | None, typed: Sequence[str]) -> list[tuple[str,
         else:
             cursor = True  # a buzz
     raise ValueError("the prompt is never left: the keys end before RETURN or ESC")
+
+
+def _first_king_to_ace(position: Position) -> int:
+    """How many moves the policy makes from ``position`` before its first that takes a
+    King pile's top to its Ace pile (0 if it never does)."""
+    ahead = position.copy(history=False)
+    made = 0
+    while (move := choose_move(ahead)) is not None:
+        if move.source.is_king_pile and move.destination.is_ace_pile:
+            return position.move_count + made
+        ahead.push(move)
+        made += 1
+    return 0
 
 
 def _any_table(deck: int) -> Position:

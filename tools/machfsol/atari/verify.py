@@ -121,7 +121,9 @@ def scheduled_deal(deck: int, seed: int, index: int) -> Deal:
     (:mod:`machfsol.atari.test_player`), and in every deal the program's own policy
     is held to the engine's at every position: half the deals have their first ten
     moves typed and play-all (P) make the rest, the other half show a hint (H)
-    before every move typed. Besides, by a deal's place in the list: of every two
+    before every move typed (in half of these, K, only from the first move that
+    takes a King pile's top up: the program's first hint then counts such tops at a
+    position that has one). Besides, by a deal's place in the list: of every two
     with P or H, one with undos (U); every third deal with a player's mistakes (E),
     every fifth with the deal number typed the long way (N), every seventh in lower
     case (L); every second four in Spanish cards (through the options, as a deck
@@ -131,6 +133,7 @@ def scheduled_deal(deck: int, seed: int, index: int) -> Deal:
     :data:`TEN_DIGIT_SCORE` (the status line's short form)."""
     score = TEN_DIGIT_SCORE if seed > 999_999_999 else None
     extras = EXTRAS_CYCLE[index % 4]
+    extras += "K" if index % 8 in (2, 3) else ""
     extras += "E" if index % 3 == 1 else ""
     extras += "X" if index % 12 == 1 else ""
     extras += "N" if index % 5 == 3 else ""
