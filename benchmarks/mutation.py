@@ -1,7 +1,7 @@
 """Mutation benchmark: does the default ``machfsol verify`` catch a changed game?
 
 Usage: .venv/bin/python benchmarks/mutation.py [--lines A-B] [--every N] [--jobs J]
-       [--json REPORT.json] [--again OLD.json]
+       [--json REPORT.json [--resume]] [--again OLD.json]
 
 Makes the mutants of the game's lines below 10000 in basic_src/machfsol.bas
 (benchmarks/mutants.py: operators swapped, constants one off, jumps sent to the next
@@ -26,8 +26,14 @@ the program closes it; no later boot starts): the verdict is the default
 verification's, as every deal before the failed one passed.
 
 ``--every N`` takes every N-th mutant (a quicker sample); ``--lines A-B`` only lines A
-to B; ``--again OLD.json`` only the survivors of an earlier report (``--json``), judged
-again with today's checks and list of equivalents; ``--os-rom F --basic-rom F``: the
+to B; ``--json REPORT.json`` writes every verdict there, the file rewritten as each
+comes, so that a stopped run keeps them; ``--resume`` goes on with that report (a run
+over every line takes hours: it may take several sittings): its verdicts are kept,
+only the mutants it has not judged are run, and it must come from today's source
+(its SHA-256 is in the report, beside the commit the checks came from: a report
+made before a change of the checks is yours to judge again, e.g. with ``--again``);
+``--again OLD.json`` only the survivors of an earlier report, judged again with
+today's checks and list of equivalents; ``--os-rom F --basic-rom F``: the
 default verification as it runs with your own ROM images (``$A8_OS_ROM`` and
 ``$A8_BASIC_ROM``), e.g. the genuine XL OS and Atari BASIC rev. C, whose arithmetic
 takes paths the built-in ROMs' does not (the seed split's guards, lines 600-601).
@@ -38,8 +44,11 @@ the mutants judged so far.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import os
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -47,6 +56,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from a8.emu.emulator import EmulatorOptions
 from a8.errors import A8Error
@@ -72,6 +82,7 @@ class Verdict:
 
     def as_json(self) -> dict[str, object]:
         return {
+            "name": self.mutant.name,
             "line": self.mutant.number,
             "variant": self.mutant.variant,
             "kind": self.mutant.kind.value,
@@ -131,15 +142,91 @@ def judge(
     return Verdict(mutant, "survived", "", time.monotonic() - started)
 
 
-def _survivors(report: Path) -> set[tuple[int, int | None, int]]:
-    """The mutants an earlier report (--json) has as survived: line, variant, column."""
+def _verdicts(report: Path) -> tuple[str | None, list[dict[str, Any]]]:
+    """An earlier report (--json): the SHA-256 of the source it mutated (None in a
+    report of the first form, a bare list) and its verdicts."""
     try:
-        verdicts = json.loads(report.read_text(encoding="utf-8"))
-        return {
-            (v["line"], v["variant"], v["column"]) for v in verdicts if v["outcome"] == "survived"
-        }
+        data = json.loads(report.read_text(encoding="utf-8"))
+        if isinstance(data, list):
+            return None, data
+        verdicts = data["verdicts"]
+        if not isinstance(verdicts, list):
+            raise TypeError("verdicts is not a list")
+        return str(data["source_sha256"]), verdicts
     except (OSError, ValueError, TypeError, KeyError) as error:
         sys.exit(f"mutation.py: {report}: not a report of this benchmark ({error})")
+
+
+def _survivors(report: Path) -> set[tuple[int, int | None, int]]:
+    """The mutants an earlier report has as survived: line, variant, column."""
+    try:
+        return {
+            (int(v["line"]), v["variant"], int(v["column"]))
+            for v in _verdicts(report)[1]
+            if v["outcome"] == "survived"
+        }
+    except (ValueError, TypeError, KeyError) as error:
+        sys.exit(f"mutation.py: {report}: not a report of this benchmark ({error})")
+
+
+def _resumed(
+    report: Path, source_sha256: str, chosen: list[Mutant], known: dict[str, str]
+) -> dict[str, Verdict]:
+    """The verdicts of an earlier run of today's source (--resume), by mutant name; a
+    mutant listed as equivalent since is equivalent, whatever the run found."""
+    if not report.exists():
+        return {}
+    made_from, verdicts = _verdicts(report)
+    if made_from != source_sha256:
+        sys.exit(
+            f"mutation.py: {report}: made from another source than today's "
+            f"{read_source().name}; start a new report (another --json file)"
+        )
+    by_name = {m.name: m for m in chosen}
+    kept = {}
+    try:
+        for v in verdicts:
+            mutant = by_name.get(str(v["name"]))
+            if mutant is None:
+                continue  # outside today's --lines or --every
+            outcome, detail = str(v["outcome"]), str(v["detail"])
+            if mutant.name in known and outcome in ("killed", "survived"):
+                outcome, detail = "equivalent", known[mutant.name]
+            kept[mutant.name] = Verdict(mutant, outcome, detail, float(v["seconds"]))
+    except (ValueError, TypeError, KeyError) as error:
+        sys.exit(f"mutation.py: {report}: not a report of this benchmark ({error})")
+    return kept
+
+
+def _commit() -> str:
+    """The commit the checks come from, for the report's reader ("" outside git)."""
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            cwd=Path(__file__).parent,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+    return done.stdout.strip()
+
+
+def _write_report(path: Path, source_sha256: str, commit: str, verdicts: list[Verdict]) -> None:
+    """The report as it stands, replaced whole (never half written)."""
+    data = {
+        "source_sha256": source_sha256,
+        "commit": commit,
+        "verdicts": [v.as_json() for v in sorted(verdicts, key=_order)],
+    }
+    partial = path.with_name(path.name + ".part")
+    partial.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    os.replace(partial, path)
+
+
+def _order(verdict: Verdict) -> tuple[int, int, int]:
+    return verdict.mutant.number, verdict.mutant.variant or 0, verdict.mutant.start
 
 
 def main() -> int:
@@ -148,12 +235,19 @@ def main() -> int:
     parser.add_argument("--every", type=int, default=1, help="every N-th mutant (default 1)")
     parser.add_argument("--jobs", type=int, default=2, help="mutants at once (default 2)")
     parser.add_argument("--json", type=Path, help="write every verdict to this JSON file")
+    parser.add_argument(
+        "--resume", action="store_true", help="go on with the --json report: judge the rest"
+    )
     parser.add_argument("--again", type=Path, help="only the survivors of this --json report")
     parser.add_argument("--os-rom", type=Path, help="verify on this OS ROM (default: built-in)")
     parser.add_argument("--basic-rom", type=Path, help="and this BASIC ROM (default: built-in)")
     args = parser.parse_args()
+    if args.resume and args.json is None:
+        parser.error("--resume goes on with the report --json names")
     low, _, high = args.lines.partition("-")
     source = read_source()
+    source_sha256 = hashlib.sha256(source.text.encode("utf-8")).hexdigest()
+    commit = _commit()
     lines = source.text.splitlines()
     chosen = [m for m in mutants(source.text) if int(low) <= m.number <= int(high or low)][
         :: args.every
@@ -166,21 +260,25 @@ def main() -> int:
     options = None
     if args.os_rom is not None or args.basic_rom is not None:
         options = EmulatorOptions(os_rom=args.os_rom, basic_rom=args.basic_rom)
+    kept = _resumed(args.json, source_sha256, chosen, known) if args.resume else {}
+    verdicts: list[Verdict] = list(kept.values())
+    todo = [m for m in chosen if m.name not in kept]
     print(f"{len(chosen)} mutants of lines {args.lines} of {source.name}", flush=True)
+    if kept:
+        print(f"{len(kept)} judged already ({args.json}), {len(todo)} to judge", flush=True)
     started = time.monotonic()
-    verdicts: list[Verdict] = []
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # stopped: report so far
     pool = ThreadPoolExecutor(max_workers=args.jobs)
     try:
-        futures = [
-            pool.submit(judge, m, lines, original, known.get(m.name), options) for m in chosen
-        ]
-        for number, future in enumerate(futures, start=1):
+        futures = [pool.submit(judge, m, lines, original, known.get(m.name), options) for m in todo]
+        for number, future in enumerate(futures, start=len(kept) + 1):
             verdict = future.result()
             verdicts.append(verdict)
             if verdict.outcome == "survived":
                 print(f"SURVIVED {verdict.mutant.name}", flush=True)
             print(f"[{number}/{len(chosen)}] {verdict.outcome} {verdict.mutant.name}", flush=True)
+            if args.json is not None:
+                _write_report(args.json, source_sha256, commit, verdicts)
     except KeyboardInterrupt:
         print(f"stopped: {len(verdicts)} of {len(chosen)} mutants judged", flush=True)
         pool.shutdown(wait=False, cancel_futures=True)
@@ -206,7 +304,7 @@ def main() -> int:
         f"{'met' if score >= TARGET else 'NOT met'}"
     )
     if args.json is not None:
-        args.json.write_text(json.dumps([v.as_json() for v in verdicts], indent=1) + "\n")
+        _write_report(args.json, source_sha256, commit, verdicts)
     return 0 if score >= TARGET else 1
 
 

@@ -4,14 +4,20 @@ Each entry of benchmarks/mutation-equivalents.txt names a mutant as the benchmar
 prints it; an entry that names no mutant of today's basic_src/machfsol.bas (the line
 was rewritten) would be a reason kept for nothing, and a mutant whose variant's line
 (``#V1``, ``#V2``) is not read as an entry would count against the score unexplained.
+A run over every line takes several sittings: its report is kept as it grows and
+taken up again (``--resume``) only when it was made from today's source.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
+import json
 import sys
 from pathlib import Path
 from types import ModuleType
+
+import pytest
 
 from machfsol.atari.basic_game import read_source
 
@@ -42,3 +48,48 @@ def test_every_listed_equivalent_is_a_mutant_of_the_source() -> None:
     assert all(reason for reason in listed.values())
     # one variant's lines are entries too, not comments
     assert any(name.startswith("#V1 ") for name in listed)
+
+
+def test_a_report_is_taken_up_again_only_from_todays_source(tmp_path: Path) -> None:
+    benchmark = load_benchmark()
+    text = read_source().text
+    sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    listed = benchmark.equivalents()
+    every = list(benchmark.mutants(text))
+    equivalent = next(m for m in every if m.name in listed)
+    other = next(m for m in every if m.name not in listed)
+    report = tmp_path / "report.json"
+    judged = [
+        benchmark.Verdict(other, "killed", "v1 deck 52 seed 3: ...", 12.0),
+        benchmark.Verdict(equivalent, "survived", "", 60.0),  # judged before it was listed
+    ]
+    benchmark._write_report(report, sha, "abc", judged)
+    assert not report.with_name("report.json.part").exists()
+    assert json.loads(report.read_text())["source_sha256"] == sha
+    kept = benchmark._resumed(report, sha, every, listed)
+    assert kept[other.name] == judged[0]
+    assert kept[equivalent.name].outcome == "equivalent"
+    assert kept[equivalent.name].detail == listed[equivalent.name]
+    assert benchmark._resumed(tmp_path / "none.json", sha, every, listed) == {}
+    # only today's --lines count; another source's report is refused
+    assert benchmark._resumed(report, sha, [other], listed) == {other.name: judged[0]}
+    with pytest.raises(SystemExit, match="made from another source"):
+        benchmark._resumed(report, "0" * 64, every, listed)
+    report.write_text("[1, 2", encoding="utf-8")
+    with pytest.raises(SystemExit, match="not a report of this benchmark"):
+        benchmark._resumed(report, sha, every, listed)
+
+
+def test_the_survivors_of_either_form_of_report(tmp_path: Path) -> None:
+    benchmark = load_benchmark()
+    old = tmp_path / "old.json"  # the first form: a bare list of verdicts
+    old.write_text(
+        json.dumps(
+            [
+                {"line": 96, "variant": None, "column": 44, "outcome": "survived"},
+                {"line": 97, "variant": 1, "column": 3, "outcome": "killed"},
+            ]
+        ),
+        encoding="utf-8",
+    )
+    assert benchmark._survivors(old) == {(96, None, 44)}
