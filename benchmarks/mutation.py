@@ -28,10 +28,11 @@ verification's, as every deal before the failed one passed.
 ``--every N`` takes every N-th mutant (a quicker sample); ``--lines A-B`` only lines A
 to B; ``--json REPORT.json`` writes every verdict there, the file rewritten as each
 comes, so that a stopped run keeps them; ``--resume`` goes on with that report (a run
-over every line takes hours: it may take several sittings): its verdicts are kept,
-only the mutants it has not judged are run, and it must come from today's source
-(its SHA-256 is in the report, beside the commit the checks came from: a report
-made before a change of the checks is yours to judge again, e.g. with ``--again``);
+over every line takes hours: it may take several sittings, and runs of other
+``--lines`` add to the same report): its verdicts are kept, only the mutants it has
+not judged are run, and it must come from today's source (its SHA-256 is in the
+report, beside the commits the checks came from: verdicts made before a change of the
+checks are yours to judge again, e.g. with ``--again``);
 ``--again OLD.json`` only the survivors of an earlier report, judged again with
 today's checks and list of equivalents; ``--os-rom F --basic-rom F``: the
 default verification as it runs with your own ROM images (``$A8_OS_ROM`` and
@@ -142,17 +143,18 @@ def judge(
     return Verdict(mutant, "survived", "", time.monotonic() - started)
 
 
-def _verdicts(report: Path) -> tuple[str | None, list[dict[str, Any]]]:
+def _verdicts(report: Path) -> tuple[str | None, list[str], list[dict[str, Any]]]:
     """An earlier report (--json): the SHA-256 of the source it mutated (None in a
-    report of the first form, a bare list) and its verdicts."""
+    report of the first form, a bare list), the commits its checks came from, its
+    verdicts."""
     try:
         data = json.loads(report.read_text(encoding="utf-8"))
         if isinstance(data, list):
-            return None, data
-        verdicts = data["verdicts"]
-        if not isinstance(verdicts, list):
-            raise TypeError("verdicts is not a list")
-        return str(data["source_sha256"]), verdicts
+            return None, [], data
+        verdicts, commits = data["verdicts"], data["commits"]
+        if not isinstance(verdicts, list) or not isinstance(commits, list):
+            raise TypeError("verdicts or commits is not a list")
+        return str(data["source_sha256"]), [str(c) for c in commits], verdicts
     except (OSError, ValueError, TypeError, KeyError) as error:
         sys.exit(f"mutation.py: {report}: not a report of this benchmark ({error})")
 
@@ -162,40 +164,62 @@ def _survivors(report: Path) -> set[tuple[int, int | None, int]]:
     try:
         return {
             (int(v["line"]), v["variant"], int(v["column"]))
-            for v in _verdicts(report)[1]
+            for v in _verdicts(report)[2]
             if v["outcome"] == "survived"
         }
     except (ValueError, TypeError, KeyError) as error:
         sys.exit(f"mutation.py: {report}: not a report of this benchmark ({error})")
 
 
-def _resumed(
-    report: Path, source_sha256: str, chosen: list[Mutant], known: dict[str, str]
-) -> dict[str, Verdict]:
-    """The verdicts of an earlier run of today's source (--resume), by mutant name; a
-    mutant listed as equivalent since is equivalent, whatever the run found."""
-    if not report.exists():
-        return {}
-    made_from, verdicts = _verdicts(report)
-    if made_from != source_sha256:
-        sys.exit(
-            f"mutation.py: {report}: made from another source than today's "
-            f"{read_source().name}; start a new report (another --json file)"
-        )
-    by_name = {m.name: m for m in chosen}
-    kept = {}
-    try:
-        for v in verdicts:
-            mutant = by_name.get(str(v["name"]))
-            if mutant is None:
-                continue  # outside today's --lines or --every
-            outcome, detail = str(v["outcome"]), str(v["detail"])
-            if mutant.name in known and outcome in ("killed", "survived"):
-                outcome, detail = "equivalent", known[mutant.name]
-            kept[mutant.name] = Verdict(mutant, outcome, detail, float(v["seconds"]))
-    except (ValueError, TypeError, KeyError) as error:
-        sys.exit(f"mutation.py: {report}: not a report of this benchmark ({error})")
-    return kept
+@dataclass(frozen=True)
+class Report:
+    """What a report holds: the verdicts of the mutants of one source judged so far
+    (any lines: runs of other --lines add to it), and the commits the checks came
+    from."""
+
+    source_sha256: str
+    commits: tuple[str, ...]
+    verdicts: dict[str, Verdict]
+
+    @classmethod
+    def resumed(
+        cls, path: Path, source_sha256: str, every: list[Mutant], known: dict[str, str]
+    ) -> Report:
+        """The report at ``path`` (--resume; empty if there is none yet), which must be
+        of today's source; a mutant listed as equivalent since is equivalent, whatever
+        the run found."""
+        if not path.exists():
+            return cls(source_sha256, (), {})
+        made_from, commits, verdicts = _verdicts(path)
+        if made_from != source_sha256:
+            sys.exit(
+                f"mutation.py: {path}: made from another source than today's "
+                f"{read_source().name}; start a new report (another --json file)"
+            )
+        by_name = {m.name: m for m in every}
+        kept = {}
+        try:
+            for v in verdicts:
+                mutant = by_name[str(v["name"])]
+                outcome, detail = str(v["outcome"]), str(v["detail"])
+                if mutant.name in known and outcome in ("killed", "survived"):
+                    outcome, detail = "equivalent", known[mutant.name]
+                kept[mutant.name] = Verdict(mutant, outcome, detail, float(v["seconds"]))
+        except (ValueError, TypeError, KeyError) as error:
+            sys.exit(f"mutation.py: {path}: not a report of this benchmark ({error})")
+        return cls(source_sha256, tuple(commits), kept)
+
+    def write(self, path: Path, commit: str) -> None:
+        """The report as it stands, replaced whole (never half written)."""
+        commits = [*self.commits, *([commit] if commit not in self.commits else [])]
+        data = {
+            "source_sha256": self.source_sha256,
+            "commits": commits,
+            "verdicts": [v.as_json() for v in sorted(self.verdicts.values(), key=_order)],
+        }
+        partial = path.with_name(path.name + ".part")
+        partial.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        os.replace(partial, path)
 
 
 def _commit() -> str:
@@ -211,18 +235,6 @@ def _commit() -> str:
     except (OSError, subprocess.CalledProcessError):
         return ""
     return done.stdout.strip()
-
-
-def _write_report(path: Path, source_sha256: str, commit: str, verdicts: list[Verdict]) -> None:
-    """The report as it stands, replaced whole (never half written)."""
-    data = {
-        "source_sha256": source_sha256,
-        "commit": commit,
-        "verdicts": [v.as_json() for v in sorted(verdicts, key=_order)],
-    }
-    partial = path.with_name(path.name + ".part")
-    partial.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    os.replace(partial, path)
 
 
 def _order(verdict: Verdict) -> tuple[int, int, int]:
@@ -249,9 +261,8 @@ def main() -> int:
     source_sha256 = hashlib.sha256(source.text.encode("utf-8")).hexdigest()
     commit = _commit()
     lines = source.text.splitlines()
-    chosen = [m for m in mutants(source.text) if int(low) <= m.number <= int(high or low)][
-        :: args.every
-    ]
+    every = list(mutants(source.text))
+    chosen = [m for m in every if int(low) <= m.number <= int(high or low)][:: args.every]
     if args.again is not None:
         survivors = _survivors(args.again)
         chosen = [m for m in chosen if (m.number, m.variant, m.start) in survivors]
@@ -260,25 +271,28 @@ def main() -> int:
     options = None
     if args.os_rom is not None or args.basic_rom is not None:
         options = EmulatorOptions(os_rom=args.os_rom, basic_rom=args.basic_rom)
-    kept = _resumed(args.json, source_sha256, chosen, known) if args.resume else {}
-    verdicts: list[Verdict] = list(kept.values())
-    todo = [m for m in chosen if m.name not in kept]
+    report = Report(source_sha256, (), {})
+    if args.resume:
+        report = Report.resumed(args.json, source_sha256, every, known)
+    verdicts = [report.verdicts[m.name] for m in chosen if m.name in report.verdicts]
+    todo = [m for m in chosen if m.name not in report.verdicts]
     print(f"{len(chosen)} mutants of lines {args.lines} of {source.name}", flush=True)
-    if kept:
-        print(f"{len(kept)} judged already ({args.json}), {len(todo)} to judge", flush=True)
+    if verdicts:
+        print(f"{len(verdicts)} judged already ({args.json}), {len(todo)} to judge", flush=True)
     started = time.monotonic()
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # stopped: report so far
     pool = ThreadPoolExecutor(max_workers=args.jobs)
     try:
         futures = [pool.submit(judge, m, lines, original, known.get(m.name), options) for m in todo]
-        for number, future in enumerate(futures, start=len(kept) + 1):
+        for number, future in enumerate(futures, start=len(verdicts) + 1):
             verdict = future.result()
             verdicts.append(verdict)
+            report.verdicts[verdict.mutant.name] = verdict
             if verdict.outcome == "survived":
                 print(f"SURVIVED {verdict.mutant.name}", flush=True)
             print(f"[{number}/{len(chosen)}] {verdict.outcome} {verdict.mutant.name}", flush=True)
             if args.json is not None:
-                _write_report(args.json, source_sha256, commit, verdicts)
+                report.write(args.json, commit)
     except KeyboardInterrupt:
         print(f"stopped: {len(verdicts)} of {len(chosen)} mutants judged", flush=True)
         pool.shutdown(wait=False, cancel_futures=True)
@@ -304,7 +318,7 @@ def main() -> int:
         f"{'met' if score >= TARGET else 'NOT met'}"
     )
     if args.json is not None:
-        _write_report(args.json, source_sha256, commit, verdicts)
+        report.write(args.json, commit)
     return 0 if score >= TARGET else 1
 
 

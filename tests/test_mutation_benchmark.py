@@ -58,26 +58,29 @@ def test_a_report_is_taken_up_again_only_from_todays_source(tmp_path: Path) -> N
     every = list(benchmark.mutants(text))
     equivalent = next(m for m in every if m.name in listed)
     other = next(m for m in every if m.name not in listed)
-    report = tmp_path / "report.json"
+    path = tmp_path / "report.json"
+    assert benchmark.Report.resumed(path, sha, every, listed).verdicts == {}  # none yet
     judged = [
         benchmark.Verdict(other, "killed", "v1 deck 52 seed 3: ...", 12.0),
         benchmark.Verdict(equivalent, "survived", "", 60.0),  # judged before it was listed
     ]
-    benchmark._write_report(report, sha, "abc", judged)
-    assert not report.with_name("report.json.part").exists()
-    assert json.loads(report.read_text())["source_sha256"] == sha
-    kept = benchmark._resumed(report, sha, every, listed)
-    assert kept[other.name] == judged[0]
-    assert kept[equivalent.name].outcome == "equivalent"
-    assert kept[equivalent.name].detail == listed[equivalent.name]
-    assert benchmark._resumed(tmp_path / "none.json", sha, every, listed) == {}
-    # only today's --lines count; another source's report is refused
-    assert benchmark._resumed(report, sha, [other], listed) == {other.name: judged[0]}
+    first = benchmark.Report(sha, (), {v.mutant.name: v for v in judged})
+    first.write(path, "abc")
+    assert not path.with_name("report.json.part").exists()
+    data = json.loads(path.read_text())
+    assert (data["source_sha256"], data["commits"]) == (sha, ["abc"])
+    again = benchmark.Report.resumed(path, sha, every, listed)
+    assert again.verdicts[other.name] == judged[0]
+    assert again.verdicts[equivalent.name].outcome == "equivalent"
+    assert again.verdicts[equivalent.name].detail == listed[equivalent.name]
+    again.write(path, "def")  # a later sitting's commit is added, the verdicts kept
+    data = json.loads(path.read_text())
+    assert data["commits"] == ["abc", "def"] and len(data["verdicts"]) == 2
     with pytest.raises(SystemExit, match="made from another source"):
-        benchmark._resumed(report, "0" * 64, every, listed)
-    report.write_text("[1, 2", encoding="utf-8")
+        benchmark.Report.resumed(path, "0" * 64, every, listed)
+    path.write_text("[1, 2", encoding="utf-8")
     with pytest.raises(SystemExit, match="not a report of this benchmark"):
-        benchmark._resumed(report, sha, every, listed)
+        benchmark.Report.resumed(path, sha, every, listed)
 
 
 def test_the_survivors_of_either_form_of_report(tmp_path: Path) -> None:
