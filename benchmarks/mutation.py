@@ -59,12 +59,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from a8.emu.emulator import EmulatorOptions
+from a8.emu.emulator import EmulatorOptions, resolve_roms
 from a8.errors import A8Error
 from machfsol.atari.basic_game import BasicSource, read_source
 from machfsol.atari.build import game_programs
 from machfsol.atari.verify import Plan, disk_launches, game_disk, verify
-from machfsol.atari.verify_batch import DEAL_SECONDS, OWN_ROMS_DEAL_SECONDS
+from machfsol.atari.verify_batch import DEAL_SECONDS, deal_seconds
 from machfsol.errors import MachfsolError
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -113,6 +113,7 @@ def judge(
     original: dict[int, bytes],
     why: str | None,
     options: EmulatorOptions | None = None,
+    seconds: int = DEAL_SECONDS,
 ) -> Verdict:
     started = time.monotonic()
     text = "\n".join(mutant.apply(lines)) + "\n"
@@ -131,7 +132,6 @@ def judge(
         disk = game_disk(work / "MUTANT.ATR", programs)
         launches = disk_launches(disk, changed, source)
         plan = Plan.default(launches)
-        seconds = DEAL_SECONDS if options is None else OWN_ROMS_DEAL_SECONDS
         verification = verify(
             plan, work, jobs=1, deal_frames=seconds * 60, options=options, stop_on_failure=True
         )
@@ -271,6 +271,10 @@ def main() -> int:
     options = None
     if args.os_rom is not None or args.basic_rom is not None:
         options = EmulatorOptions(os_rom=args.os_rom, basic_rom=args.basic_rom)
+    try:  # as machfsol verify allows (the ROMs named by the environment count too)
+        seconds = deal_seconds(resolve_roms(options or EmulatorOptions()))
+    except A8Error as error:
+        sys.exit(f"mutation.py: {error}")
     report = Report(source_sha256, (), {})
     if args.resume:
         report = Report.resumed(args.json, source_sha256, every, known)
@@ -283,7 +287,10 @@ def main() -> int:
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # stopped: report so far
     pool = ThreadPoolExecutor(max_workers=args.jobs)
     try:
-        futures = [pool.submit(judge, m, lines, original, known.get(m.name), options) for m in todo]
+        futures = [
+            pool.submit(judge, m, lines, original, known.get(m.name), options, seconds)
+            for m in todo
+        ]
         for number, future in enumerate(futures, start=len(verdicts) + 1):
             verdict = future.result()
             verdicts.append(verdict)

@@ -18,12 +18,22 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from a8.basic import tokenize
-from a8.emu.emulator import EmulatorOptions, TvSystem, run
+from a8.emu.emulator import EmulatorOptions, RomSet, TvSystem, resolve_roms, run
+from a8.emu.roms import RomImage, RomKind
 from a8.emu.script import Script
 from machfsol.atari.basic_game import generate, read_source
 from machfsol.atari.test_player import Deal, expected_steps
 from machfsol.atari.verify import Plan, main_job, program_launch, scheduled_deal
-from machfsol.atari.verify_batch import Batch, DealResult, GameDisk, first_divergence, run_batch
+from machfsol.atari.verify_batch import (
+    DEAL_SECONDS,
+    OWN_ROMS_DEAL_SECONDS,
+    Batch,
+    DealResult,
+    GameDisk,
+    deal_seconds,
+    first_divergence,
+    run_batch,
+)
 from machfsol.cli import main
 from machfsol.engine.seed_list import MAX_SEEDS, SeedListError, format_seed_list, parse_seed_list
 
@@ -730,3 +740,14 @@ def test_pal_and_your_own_roms(
     assert f"BASIC: Altirra BASIC 1.55 (CRC32 4D7C9A51), from {basic}: in the machine" in out
     assert "TV: PAL, a jiffy is 1/50 s" in out
     assert out.rstrip().endswith("OK")
+
+
+def test_a_deal_has_longer_on_rom_images_of_your_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """machfsol verify and the mutation benchmark give a deal the same time: longer
+    with an image of your own (given, or named by the environment), whose code is
+    slower than the built-in ROMs'."""
+    for name in ("A8_OS_ROM", "A8_800_OS_ROM", "A8_BASIC_ROM"):
+        monkeypatch.delenv(name, raising=False)
+    assert deal_seconds(resolve_roms(EmulatorOptions())) == DEAL_SECONDS
+    basic = RomImage(RomKind.BASIC, bytes(8192), Path("~/roms/basic.rom"), "--basic-rom")
+    assert deal_seconds(RomSet(None, basic)) == OWN_ROMS_DEAL_SECONDS > DEAL_SECONDS

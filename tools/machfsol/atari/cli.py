@@ -49,7 +49,7 @@ from machfsol.atari.verify import (
     text_report,
     without_transcripts,
 )
-from machfsol.atari.verify_batch import DEAL_SECONDS, OWN_ROMS_DEAL_SECONDS, Launch
+from machfsol.atari.verify_batch import DEAL_SECONDS, OWN_ROMS_DEAL_SECONDS, Launch, deal_seconds
 from machfsol.atari.verify_results import RomFiles, json_text, read_results
 from machfsol.atari.verify_results import text_report as results_text
 from machfsol.engine.options import BOTH, add_variant, deck_option, seeds_option, variants_of
@@ -435,11 +435,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 f"{args.tv.upper()}, {roms.describe()}",
                 flush=True,
             )
-        deal_seconds = args.deal_seconds
-        if deal_seconds is None:
-            own = roms.os is not None or roms.basic is not None
-            deal_seconds = OWN_ROMS_DEAL_SECONDS if own else DEAL_SECONDS
-        deal_frames = deal_seconds * FRAMES_PER_SECOND[args.tv]
+        seconds = deal_seconds(roms) if args.deal_seconds is None else args.deal_seconds
+        deal_frames = seconds * FRAMES_PER_SECOND[args.tv]
         verification = run_with_progress(plan, work.path, args.jobs, deal_frames, options)
         if args.keyboard:
             typed = keyboard_checks(launches, work.path, jobs=args.jobs, options=options)

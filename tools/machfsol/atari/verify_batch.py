@@ -31,7 +31,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Final
 
-from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, RunResult, TvSystem, run
+from a8.emu.emulator import (
+    FRAMES_PER_SECOND,
+    EmulatorOptions,
+    RomSet,
+    RunResult,
+    TvSystem,
+    run,
+)
 from a8.emu.script import Script
 from a8.files import write_atomically
 from machfsol.atari.basic_game import overlay_listing, to_atascii
@@ -59,6 +66,15 @@ DEAL_SECONDS: Final = 300
 OWN_ROMS_DEAL_SECONDS: Final = 900
 #: ... in NTSC frames (the jiffy clock ticks once per frame: 60 a second, PAL 50).
 DEAL_FRAMES: Final = DEAL_SECONDS * 60
+
+
+def deal_seconds(roms: RomSet) -> int:
+    """The emulated seconds a deal is allowed on these ROMs (resolved: files given or
+    named by the environment): more with a ROM image of your own, slower code."""
+    own = roms.os is not None or roms.basic is not None
+    return OWN_ROMS_DEAL_SECONDS if own else DEAL_SECONDS
+
+
 #: Wall-clock seconds per emulated frame assumed for the kill timeout: 400 frames a
 #: second is far slower than atari800 -turbo (about 3,000), so only a stuck emulator
 #: is ever killed by it.
