@@ -6,6 +6,7 @@ import pytest
 
 from a8.disk.atr import AtrError, AtrImage, BootLayout
 from a8.disk.check import ProblemKind, check_image
+from a8.disk.detect import identify, open_disk
 from a8.disk.dos2 import Density, Dos2Disk
 
 
@@ -64,21 +65,44 @@ def test_boot_sectors_each_in_its_own_slot() -> None:
 
 
 def test_a_header_larger_than_the_file() -> None:
-    """The FujiNet mount-and-boot image: 92160 bytes declared, 512 there. Read as it is."""
+    """The FujiNet mount-and-boot image: 92160 bytes declared, 512 there. The disk is
+    the header's; the sectors the file lacks are missing, not blank."""
     boot = bytes([0, 4, 0, 7]) + bytes(508)
     image = AtrImage.from_bytes(header(92160, 128) + boot, "SHORT.ATR")
-    assert image.sector_count == 4
+    assert (image.sector_count, image.whole_sectors) == (720, 4)
     assert image.size_mismatch() == "header says 92160 bytes of sectors, the file has only 512"
+    assert image.truncation() == (
+        "the file holds 4 of the 720 sectors its header declares (92160 bytes; the file has 512)"
+    )
+    assert image.read_sector(4) == bytes(128)
+    with pytest.raises(AtrError, match="sector 5 is not in the file: it holds 4 of the 720"):
+        image.read_sector(5)
     assert {p.kind for p in check_image(image).problems} == {ProblemKind.ATR_SIZE}
     with pytest.raises(AtrError, match="not changing an image of unclear size"):
         image.check_writable()
 
 
-def test_a_partial_last_sector_reads_padded_and_is_never_written() -> None:
+def test_a_truncated_disk_is_named_by_its_header_size() -> None:
+    """A DOS 2 disk cut short after its directory (a download that stopped): still
+    DOS 2.0S, its files on the sectors present read; the check names the first sector
+    it misses."""
+    disk = Dos2Disk.new(Density.SINGLE)
+    disk.add(disk.new_file("A.TXT"), b"hello" * 10)
+    data = disk.to_bytes()[: 16 + 400 * 128]
+    image = AtrImage.from_bytes(data, "CUT.ATR")
+    assert identify(image).name == "DOS 2.0S"
+    assert open_disk(image).read_file("A.TXT") == b"hello" * 10
+    problems = check_image(image).problems
+    assert [p.kind for p in problems] == [ProblemKind.ATR_SIZE] * 2
+    assert "is not in the file: it holds 400 of the 720 sectors" in str(problems[1])
+
+
+def test_a_partial_last_sector_is_not_in_the_file_and_is_never_written() -> None:
     data = Dos2Disk.new().to_bytes()[:-50]
     image = AtrImage.from_bytes(data, "CUT.ATR")
-    assert image.sector_count == 720 and image.partial_bytes == 78
-    assert image.read_sector(720) == bytes(128)
+    assert (image.sector_count, image.whole_sectors) == (720, 719)
+    with pytest.raises(AtrError, match="sector 720 is not in the file"):
+        image.read_sector(720)
     with pytest.raises(AtrError, match="unclear size"):
         image.check_writable(force=True)
 

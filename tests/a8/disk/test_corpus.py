@@ -17,6 +17,7 @@ import pytest
 from a8.cli import main
 from a8.disk.atr import AtrImage
 from a8.disk.check import check_image
+from a8.disk.cli import PAST_THE_END
 from a8.disk.detect import identify
 from a8.disk.dos2 import Dos2Disk
 from tests.a8.disk.corpus_disks import (
@@ -67,7 +68,10 @@ def test_the_command_line_on_every_disk(
 ) -> None:
     path = disk.write_to(tmp_path)
     status, out, err = run(capsys, "ls", str(path))
-    assert status == 0 and err == ""
+    short = disk.image().truncation()  # an image shorter than its header: said once
+    assert status == 0 and err == (
+        "" if short is None else f"{path}: warning: {short}; {PAST_THE_END}\n"
+    )
     assert out.splitlines()[0].startswith(disk.file_system)
     status, out, err = run(capsys, "check", str(path))
     assert status == (1 if disk.problems else 0) and err == ""

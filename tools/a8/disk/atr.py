@@ -193,6 +193,9 @@ class AtrImage:
         self.header = header or AtrHeader.new(sector_size, len(data))
         self._trailing = b""
         self.sector_count, self.partial_bytes = self._count_sectors(len(data))
+        #: The sectors the file holds whole: all of them, but in a truncated image
+        #: (a download cut short), whose sector_count is the header's.
+        self.whole_sectors = self.sector_count
 
     def _count_sectors(self, size: int) -> tuple[int, int]:
         """Sectors in ``size`` bytes (a partial last one included), and its length."""
@@ -228,6 +231,11 @@ class AtrImage:
         image._trailing = trailing
         if image.sector_count == 0:
             raise AtrError(f"{source}: no sectors after the header ({len(body)} bytes)")
+        if header.data_size > len(body):
+            # Truncated: the disk is as large as the header says; the sectors the file
+            # lacks (a partial last one too) are missing, not blank.
+            image.whole_sectors = image.sector_count - (1 if image.partial_bytes else 0)
+            image.sector_count, image.partial_bytes = image._count_sectors(header.data_size)
         return image
 
     @classmethod
@@ -317,13 +325,33 @@ class AtrImage:
     def has_sector(self, sector: int) -> bool:
         return 1 <= sector <= self.sector_count
 
+    def truncation(self) -> str | None:
+        """How much of the disk a file shorter than its header holds (a download cut
+        short, or an image made short on purpose), or None if it holds every sector."""
+        if self.whole_sectors == self.sector_count:
+            return None
+        declared, actual = self.header.data_size, len(self._data)
+        return (
+            f"the file holds {self.whole_sectors} of the {self.sector_count} sectors its "
+            f"header declares ({declared} bytes; the file has {actual})"
+        )
+
+    def _check_present(self, sector: int) -> None:
+        if sector > self.whole_sectors:
+            raise AtrError(
+                f"{self.source}: sector {sector} is not in the file: it holds "
+                f"{self.whole_sectors} of the {self.sector_count} sectors its header declares"
+            )
+
     def read_sector(self, sector: int) -> bytes:
         size = self.size_of(sector)
+        self._check_present(sector)
         start = self._offset(sector)
         return bytes(self._data[start : start + size]).ljust(size, b"\0")
 
     def write_sector(self, sector: int, data: bytes) -> None:
         size = self.size_of(sector)
+        self._check_present(sector)
         if len(data) > size:
             raise AtrError(f"{self.source}: {len(data)} bytes do not fit sector {sector}")
         start = self._offset(sector)

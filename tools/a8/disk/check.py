@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from a8.disk.atr import AtrImage
+from a8.disk.atr import AtrError, AtrImage
 from a8.disk.detect import open_disk
 from a8.disk.filesystem import FileSystem, Identity
 from a8.disk.problems import Problem, ProblemKind, container_problems
@@ -42,8 +42,14 @@ def check_image(image: AtrImage) -> Report:
 
 
 def check_file_system(disk: FileSystem) -> Report:
-    """The container's problems and the file system's own."""
-    found = disk.check()
+    """The container's problems and the file system's own. On a truncated image the
+    file system's check stops at the first sector missing, which it names."""
+    try:
+        found = disk.check()
+    except AtrError as error:
+        if disk.image.truncation() is None:
+            raise
+        found = [Problem(ProblemKind.ATR_SIZE, f"{error}: the check stops there")]
     problems = container_problems(disk.image) + (found or [])
     return Report(disk.identity, problems, found is not None)
 

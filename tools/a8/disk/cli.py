@@ -20,7 +20,7 @@ import argparse
 import contextlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from a8.commandline import docs, warn
 from a8.disk.atr import AtrImage
@@ -243,9 +243,15 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 # -- ls, get ----------------------------------------------------------------------------
 
+#: What ls adds to its warning about an image shorter than its header.
+PAST_THE_END: Final = "a file on the sectors past them does not read"
+
 
 def cmd_ls(args: argparse.Namespace) -> int:
     disk = reading(args.disk)
+    truncation = disk.image.truncation()
+    if truncation is not None:  # get says so when a file it reads is past the end
+        warn(f"{args.disk}: warning: {truncation}; {PAST_THE_END}")
     print("\n".join([disk.heading(), *disk.listing(args.directory)]))
     return 0
 
