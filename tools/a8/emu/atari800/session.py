@@ -62,6 +62,16 @@ from a8.emu.screen import ScreenSnapshot, parse_registers
 
 #: The OS's shadow of ANTIC's display list address.
 SDLSTL: Final = 0x0230
+#: Wall-clock seconds a block of frames may stay unread before the run counts as
+#: stuck, beyond the time its frames may take at the slowest pace allowed (below). A
+#: machine that stops taking its input (atari800 waiting in its menu after the
+#: emulated CPU jammed, as a broken program can make it) is then stopped at once,
+#: not at the run's deadline, which a long script puts half an hour away.
+STALL_SECONDS: Final = 30.0
+#: Frames a second assumed for a block's frames in that reckoning: -turbo runs some
+#: 3,000 on a loaded machine, real time 50 or 60.
+SLOWEST_TURBO_FPS: Final = 400
+SLOWEST_REAL_TIME_FPS: Final = 30
 
 
 class EmulatorLog:
@@ -192,17 +202,27 @@ class PipeSession:
         fcntl.ioctl(self.fd, termios.FIONREAD, count)
         return count[0]
 
-    def _wait_until_taken(self) -> None:
-        """Wait until atari800 has read everything sent (it is then blocked, waiting).
+    def _wait_until_taken(self, frames: int) -> None:
+        """Wait until atari800 has read everything sent (it is then blocked, waiting),
+        ``frames`` frames in all; one that takes nothing for far longer than those
+        frames can take is stuck (``timeout``, :data:`STALL_SECONDS`).
 
         Breakpoints met on the way are handled as they come.
         """
+        fps = SLOWEST_TURBO_FPS if self.options.turbo else SLOWEST_REAL_TIME_FPS
+        allowed = STALL_SECONDS + frames / fps
         delay = 0.0002
-        while self._unread():
+        last, since = self._unread(), time.monotonic()
+        while unread := self._unread():
             self._check_alive()
             if self._serve_breakpoints():
                 delay = 0.0002
+                since = time.monotonic()
                 continue
+            if unread < last:
+                last, since = unread, time.monotonic()
+            elif time.monotonic() - since > allowed:
+                raise Stopped("timeout")
             time.sleep(delay)
             delay = min(delay * 2, 0.001)
 
@@ -242,7 +262,7 @@ class PipeSession:
                 data = data[len(BLOCK_LEAD_BYTE) :]
             self._send_block(data + BLOCK_LEAD_BYTE, pending[:take])
             self.lead_sent = True
-            self._wait_until_taken()
+            self._wait_until_taken(take)
             self.frames += take
             pending = pending[take:]
 
@@ -365,7 +385,7 @@ class PipeSession:
             self._set_breakpoint(watcher.look(screen, entry.pc))
             self._record_new_events()
         self._command(CONTINUE)
-        self._wait_until_taken()
+        self._wait_until_taken(self.block_frames)
         self.frames += self.block_frames
         return screen
 
