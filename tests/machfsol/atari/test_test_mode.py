@@ -21,7 +21,7 @@ from machfsol.atari.test_mode import (
     AtariTestModeError,
     run_deals,
 )
-from machfsol.atari.test_player import Deal
+from machfsol.atari.test_player import Deal, expected_steps
 from tests.a8.emu.fake_machine import FakeMachine, HFile
 
 #: A stand-in for the program: its listing is only copied to H:, never run.
@@ -84,6 +84,28 @@ def test_a_deal_with_a_score_sets_it_on_its_s_line() -> None:
     assert [line for line in text if line.startswith("S ")] == [
         "S 52 F U 001 002",
         "S 52 F U 002 002 00009 00999",
+    ]
+
+
+def test_a_deal_whose_steps_type_the_options_names_the_table_before_them() -> None:
+    """The overlay makes the S line's table before a deal's steps: for a deal whose
+    number is typed before the options (its steps type them), the table as it was;
+    for one whose options the overlay types, the deal's own (and on a test disk)."""
+    deals = [Deal(52, 1), Deal(40, 5, spanish=True), Deal(44, 6)]
+    steps = list(expected_steps(1, deals))
+    assert [any(step.options for step in own) for own in steps] == [False, True, True]
+    text = test_mode.config_text(deals, steps).decode("latin-1").split("\x9b")
+    assert [line[:8] for line in text if line.startswith("S ")] == [
+        "S 52 F U",
+        "S 52 F U",  # then N 5, O D D D S RETURN
+        "S 40 S U",  # then N 6, O D D D D S RETURN (40 -> 44 goes round)
+    ]
+    disk = list(expected_steps(1, deals, as_is=False))
+    text = test_mode.config_text(deals, disk).decode("latin-1").split("\x9b")
+    assert [line[:8] for line in text if line.startswith("S ")] == [
+        "S 52 F U",
+        "S 40 S U",
+        "S 44 F U",
     ]
 
 

@@ -77,16 +77,32 @@ def test_the_deal_on_the_table_is_played_as_it_is() -> None:
     first, second = _steps(1, Deal(52, 1), Deal(40, 1))
     assert first[1].keys == _keys(1, 1)[0] and first[1].begins
     assert not any(step.starts_deal for step in first)
-    # the options page before each key (O, then D three times), then the new table
-    pages, (options, move) = second[:4], second[4:6]
+    # as a player changes the deck: the number first (on the table's 52 cards), then
+    # the options page before each key (O, then D three times), which lay the same
+    # deal out again in 40 cards: a new game's table, played as it is
+    deal, pages, (options, move) = second[2], second[3:7], second[7:9]
+    assert deal.keys == ("N", "1", "RETURN") and deal.starts_deal
+    assert deal.screen is not None and deal.screen.position.deck.size == 52
     assert [page.what for page in pages] == [
         f"the options: {size} cards, French" for size in (52, 48, 44, 40)
     ]
     assert all(page.keys == () and page.screen and page.screen.options_page for page in pages)
     assert options.keys == ("O", "D", "D", "D", "RETURN")
+    assert options.options and options.from_state == 0  # typed from its own line
     assert move.begins and move.keys == _keys(1, 1, 40)[0]
     (typed,) = _steps(1, Deal(52, 1, "N"))  # the long way types it all the same
     assert _typed(typed)[3].starts_deal
+
+
+def test_a_test_disks_options_come_from_the_s_line_before_the_number() -> None:
+    """A test disk's deal must play the same from any boot: its table is made from
+    its S line (the options typed by the overlay), then its number is typed."""
+    _, second = expected_steps(1, [Deal(52, 1), Deal(40, 1)], as_is=False)
+    pages, options, deal = second[:4], second[4], second[7]
+    assert [page.what for page in pages][0] == "the options: 52 cards, French"
+    assert options.keys == ("O", "D", "D", "D", "RETURN") and not options.options
+    assert options.from_state == len(options.keys)
+    assert deal.keys == ("N", "1", "RETURN") and deal.starts_deal
 
 
 def test_a_card_with_one_place_goes_there_at_its_key() -> None:
@@ -149,7 +165,7 @@ def test_the_score_counts_deals_played_and_won_across_a_boot() -> None:
 
 def test_another_deck_and_style_go_through_the_options() -> None:
     first, second = _steps(1, Deal(52, 3), Deal(40, 3, spanish=True))
-    *pages, options = second[:6]  # the options page before O, each D and S
+    *pages, options = second[3:9]  # the options page before O, each D and S
     assert [page.what for page in pages] == [
         *(f"the options: {size} cards, French" for size in (52, 48, 44, 40)),
         "the options: 40 cards, Spanish",
@@ -158,7 +174,7 @@ def test_another_deck_and_style_go_through_the_options() -> None:
     assert options.screen is not None and options.screen.spanish
     assert options.screen.position.deck.size == 40
     assert options.screen.deal == "3"  # the options deal the same deal again
-    third = _steps(1, Deal(20, 1), Deal(52, 1))[1][2]
+    third = _steps(1, Deal(20, 1), Deal(52, 1))[1][5]
     assert third.keys == ("O", "D", "RETURN")  # 20 -> 52: D goes round
 
 

@@ -146,10 +146,17 @@ def config_text(
     lines = [MAGIC]
     if len(deals) > MAX_DEALS:
         raise AtariTestModeError(f"{len(deals)} deals in one configuration: at most {MAX_DEALS}")
+    before = (52, False)  # the boot's table
     for number, (deal, steps) in enumerate(zip(deals, steps_of, strict=True), start=1):
-        style = "S" if deal.spanish else "F"
+        # The table the overlay makes before the deal's steps: the deal's, unless a
+        # step types the options itself (then the one before, which it changes).
+        deck, spanish = (deal.deck_size, deal.spanish)
+        if any(step.options for step in steps):
+            deck, spanish = before
+        before = (deal.deck_size, deal.spanish)
+        style = "S" if spanish else "F"
         case = "L" if "L" in deal.extras else "U"
-        table = f"S {deal.deck_size:02d} {style} {case} {number:03d} {len(deals):03d}"
+        table = f"S {deck:02d} {style} {case} {number:03d} {len(deals):03d}"
         if deal.score is not None:
             table += " {:05d} {:05d}".format(*deal.score)
         lines.append(table)

@@ -13,10 +13,13 @@ them step by step and names the first step whose screen differs.
 
 A deal (:class:`Deal`) is played as:
 
-* the options (O, D until the deck size, S for the other style, RETURN) when its deck
-  size or style is not the table's: the first table of the same deal;
 * its number: N, the digits, RETURN (a deal already on a fresh table is played as it
   is);
+* the options (O, D until the deck size, S for the other style, RETURN) when its deck
+  size or style is not the table's, after the number, as a player changes them: the
+  same deal laid out again, a new game's first table, played as it is (a test disk's
+  deals, or one typed the long way: the options first, typed from the deal's ``S``
+  line, then the number);
 * the policy's moves, each by its keys (SPACE; a source key, and when the card could
   go to two places or more, A or Q W E R), until no move is left; a card with two
   places picked, the game asks where it goes and waits for the answer: the question
@@ -154,6 +157,9 @@ class Step:
     #: No key: the overlay makes an error in the game (ERROR 3), which the game's
     #: handler shows on the message line before it goes on (program line 9010).
     error: bool = False
+    #: The step goes through the options (O ... RETURN), typed from its step line:
+    #: the deal's ``S`` line then names the table as it was before them.
+    options: bool = False
 
 
 @dataclass
@@ -233,8 +239,10 @@ class Session:
         screen: Screen | None,
         starts: bool = False,
         from_state: int = 0,
+        options: bool = False,
     ) -> None:
-        self._steps.append(Step(what, tuple(keys), screen, starts, self._begins, from_state))
+        step = Step(what, tuple(keys), screen, starts, self._begins, from_state, options=options)
+        self._steps.append(step)
         self._begins = False
         self._showing = screen
         if keys:
@@ -266,7 +274,17 @@ class Session:
             self.lower = not self.lower
             case = ["CAPS"]
         if deal.deck_size != self.deck or deal.spanish != self.spanish:
-            self._options(deal, case)
+            if self.as_is and "N" not in deal.extras:
+                # As a player changes the style: the deal's number first, then the
+                # options, which lay the same deal out again: a new game's table,
+                # played as it is (a test disk's deals, which any boot may start,
+                # have their options typed from the S line, before the number).
+                if not (self.fresh and deal.seed == self.seed):
+                    self._new_deal(deal, case)
+                    case = []
+                self._options(deal, case, typed=True)
+            else:
+                self._options(deal, case)
             case = []
         as_it_is = self.as_is and self.fresh and deal.seed == self.seed
         if as_it_is and "N" not in deal.extras and not case:
@@ -282,9 +300,10 @@ class Session:
 
     # ------------------------------------------------------------------ options, new deal
 
-    def _options(self, deal: Deal, case: list[str]) -> None:
+    def _options(self, deal: Deal, case: list[str], typed: bool = False) -> None:
         """O, D until the deck size, S for the other style, RETURN: the options page
-        recorded as it stands before each key (the test mode types them all at once)."""
+        recorded as it stands before each key (the test mode types them all at once,
+        from the deal's S line, or with ``typed`` from the step's own line)."""
         keys = [*case, "O"]
         size, spanish = self.deck, self.spanish
 
@@ -304,9 +323,9 @@ class Session:
         self.deck, self.spanish = deal.deck_size, deal.spanish
         style = "Spanish" if self.spanish else "French"
         keys.append("RETURN")
-        self._step(
-            f"options: {self.deck} cards, {style}", keys, self._first_table(), False, len(keys)
-        )
+        what = f"options: {self.deck} cards, {style}"
+        from_state = len(case) if typed else len(keys)
+        self._step(what, keys, self._first_table(), False, from_state, options=typed)
 
     def _new_deal(self, deal: Deal, case: list[str]) -> None:
         """N, the deal's number, RETURN; the prompt recorded as it stands before each
@@ -338,7 +357,9 @@ class Session:
         """The deal typed laid out: a new game, not played yet."""
         self.deal, self.seed = str(deal.seed), deal.seed
         self._counted = self._won = False
-        self.position = Position.from_seed(deal.seed, variant(self.game), deal.deck_size)
+        # on the table's deck: the deal's, or, its number typed before the options
+        # that change it, the one before
+        self.position = Position.from_seed(deal.seed, variant(self.game), self.deck)
         self._laid_out()
         return self.position
 
