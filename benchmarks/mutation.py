@@ -25,16 +25,17 @@ verification of a mutant stops at its first failed deal (each transcript is judg
 the program closes it; no later boot starts): the verdict is the default
 verification's, as every deal before the failed one passed.
 
-``--every N`` takes every N-th mutant (a quicker sample); ``--lines A-B`` only lines A
-to B; ``--json REPORT.json`` writes every verdict there, the file rewritten as each
+``--every N`` takes every N-th mutant (a quicker sample); ``--lines A-B`` only lines
+A to B; ``--json REPORT.json`` writes every verdict there, the file rewritten as each
 comes, so that a stopped run keeps them; ``--resume`` goes on with that report (a run
 over every line takes hours: it may take several sittings, and runs of other
 ``--lines`` add to the same report): its verdicts are kept, only the mutants it has
 not judged are run, and it must come from today's source (its SHA-256 is in the
 report, beside the commits the checks came from: verdicts made before a change of the
-checks are yours to judge again, e.g. with ``--again``);
-``--again OLD.json`` only the survivors of an earlier report, judged again with
-today's checks and list of equivalents; ``--os-rom F --basic-rom F``: the
+checks are yours to judge again, e.g. with ``--again``); ``--tally`` judges nothing:
+the figures of the ``--json`` report (with today's list of equivalents) and its
+survivors; ``--again OLD.json`` only the survivors of an earlier report, judged again
+with today's checks and list of equivalents; ``--os-rom F --basic-rom F``: the
 default verification as it runs with your own ROM images (``$A8_OS_ROM`` and
 ``$A8_BASIC_ROM``), e.g. the genuine XL OS and Atari BASIC rev. C, whose arithmetic
 takes paths the built-in ROMs' does not (the seed split's guards, lines 600-601).
@@ -250,12 +251,17 @@ def main() -> int:
     parser.add_argument(
         "--resume", action="store_true", help="go on with the --json report: judge the rest"
     )
+    parser.add_argument(
+        "--tally",
+        action="store_true",
+        help="judge nothing: the --json report's figures, with today's equivalents",
+    )
     parser.add_argument("--again", type=Path, help="only the survivors of this --json report")
     parser.add_argument("--os-rom", type=Path, help="verify on this OS ROM (default: built-in)")
     parser.add_argument("--basic-rom", type=Path, help="and this BASIC ROM (default: built-in)")
     args = parser.parse_args()
-    if args.resume and args.json is None:
-        parser.error("--resume goes on with the report --json names")
+    if (args.resume or args.tally) and args.json is None:
+        parser.error("--resume and --tally read the report --json names")
     low, _, high = args.lines.partition("-")
     source = read_source()
     source_sha256 = hashlib.sha256(source.text.encode("utf-8")).hexdigest()
@@ -276,13 +282,20 @@ def main() -> int:
     except A8Error as error:
         sys.exit(f"mutation.py: {error}")
     report = Report(source_sha256, (), {})
-    if args.resume:
+    if args.resume or args.tally:
+        if args.tally and not args.json.exists():
+            sys.exit(f"mutation.py: {args.json}: no such report")
         report = Report.resumed(args.json, source_sha256, every, known)
     verdicts = [report.verdicts[m.name] for m in chosen if m.name in report.verdicts]
     todo = [m for m in chosen if m.name not in report.verdicts]
     print(f"{len(chosen)} mutants of lines {args.lines} of {source.name}", flush=True)
     if verdicts:
         print(f"{len(verdicts)} judged already ({args.json}), {len(todo)} to judge", flush=True)
+    if args.tally:
+        for verdict in verdicts:
+            if verdict.outcome == "survived":
+                print(f"SURVIVED {verdict.mutant.name}")
+        todo = []
     started = time.monotonic()
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # stopped: report so far
     pool = ThreadPoolExecutor(max_workers=args.jobs)
@@ -324,7 +337,7 @@ def main() -> int:
         f"killed {score:.1%} of the mutants not equivalent (target {TARGET:.0%}): "
         f"{'met' if score >= TARGET else 'NOT met'}"
     )
-    if args.json is not None:
+    if args.json is not None and not args.tally:
         report.write(args.json, commit)
     return 0 if score >= TARGET else 1
 

@@ -40,8 +40,9 @@ and, as its extras (letters of :data:`EXTRAS`) ask:
 * ``N`` the number typed the long way: N then ESC (back to the table); N and RETURN
   alone (a random deal, whose screen cannot be foreseen: not checked); then N, a
   number too large and 0 (both refused), the number with zeros in front to ten digits,
-  its last digit typed after a 9 that DELETE takes back and a key that is no digit
-  (refused with a buzz), and one digit more (ignored: ten at most);
+  its last digit typed after a 9 that DELETE takes back and the two keys either side
+  of the digits, / and : (refused with a buzz), and one digit more (ignored: ten at
+  most);
 * ``L`` every key in lower case (the CAPS key before the deal and after it);
 * ``X`` with ``E``: after U and Y, an error made in the game (the test mode's ``X``
   line: ERROR 3), which the game's handler must show and go on from;
@@ -332,7 +333,7 @@ class Session:
         key after N (the test mode types them all at once). The long way (N in the
         deal's extras): ESC first; a random deal (RETURN alone: its table, and the
         prompt over it, not foreseen); then the number typed with mistakes (too large,
-        0, leading zeros, DELETE, a letter, an eleventh digit), the step that deals."""
+        0, leading zeros, DELETE, / and :, an eleventh digit), the step that deals."""
         keys = [*case, "N"]
         typed = [*str(deal.seed), "RETURN"]
         if "N" in deal.extras:
@@ -347,7 +348,8 @@ class Session:
             padded = list(str(deal.seed).rjust(10, "0"))
             # DELETE takes back one digit of two: the number's last, typed after a 9
             refused = [*too_large, "RETURN", "0", "RETURN"]
-            typed = [*refused, *padded[:-1], "9", "DELETE", "A", padded[-1], "9", "RETURN"]
+            # / and : are the keys either side of the digits (ATASCII 47, 58): refused
+            typed = [*refused, *padded[:-1], "9", "DELETE", "/", ":", padded[-1], "9", "RETURN"]
             keys, case = ["N"], []
         self._prompt(typed)
         screen = self.screen(self._lay_out(deal))
