@@ -90,7 +90,7 @@ def test_the_deal_on_the_table_is_played_as_it_is() -> None:
     assert options.keys == ("O", "D", "D", "D", "RETURN")
     assert options.options and options.from_state == 0  # typed from its own line
     assert move.begins and move.keys == _keys(1, 1, 40)[0]
-    (typed,) = _steps(1, Deal(52, 1, "N"))  # the long way types it all the same
+    (typed,) = _steps(1, Deal(52, 2, "N"))  # the long way types it all the same
     assert _typed(typed)[3].starts_deal
 
 
@@ -223,7 +223,7 @@ def test_hints_from_the_first_king_pile_top_that_goes_up() -> None:
 
 
 def test_the_long_way_to_a_deal_number() -> None:
-    (every,) = _steps(1, Deal(52, 65537, "N"))
+    (every,) = _steps(1, Deal(52, 65538, "N"))  # an even number: a random deal first
     steps = _typed(every)
     escape, random_deal, deal = steps[1:4]
     assert escape.keys == ("N", "ESC") and escape.screen is not None
@@ -233,9 +233,9 @@ def test_the_long_way_to_a_deal_number() -> None:
     too_large = tuple(str(LARGEST_DEAL + 1))
     assert deal.keys == (
         "N", *too_large, "RETURN", "0", "RETURN",
-        *"000006553", "9", "DELETE", "/", ":", "7", "9", "RETURN",
+        *"000006553", "9", "DELETE", "/", ":", "8", "9", "RETURN",
     )  # fmt: skip
-    assert deal.starts_deal and deal.screen is not None and deal.screen.deal == "65537"
+    assert deal.starts_deal and deal.screen is not None and deal.screen.deal == "65538"
     # the prompt before each key after N, on the random deal's table: not foreseen
     end = every.index(deal)
     passed = every[end - len(deal.keys) + 1 : end]
@@ -250,10 +250,26 @@ def test_the_long_way_to_a_deal_number() -> None:
     assert prompts[13:] == [
         ("", False), *((("000006553"[:n]), True) for n in range(1, 10)),
         ("0000065539", True), ("000006553", True), ("000006553", True),
-        ("000006553", True), ("0000065537", True), ("0000065537", True),
+        ("000006553", True), ("0000065538", True), ("0000065538", True),
     ]  # fmt: skip
+    # an odd number: no random deal, so the prompt's every look is on a known table
+    # (the one before), DELETE's and the buzzes' included
+    (odd,) = _steps(1, Deal(52, 65537, "N"))
+    escape, deal = _typed(odd)[1:3]
+    assert escape.keys == ("N", "ESC") and deal.keys[0] == "N" and deal.starts_deal
+    end = odd.index(deal)
+    passed = odd[end - len(deal.keys) + 1 : end]
+    assert all(s.screen is not None and s.screen.prompt is not None for s in passed)
+    assert [s.screen.prompt for s in passed if s.screen][-6:] == [
+        "0000065539",
+        "000006553",
+        "000006553",
+        "000006553",
+        "0000065537",
+        "0000065537",
+    ]  # fmt: skip (9 typed, DELETE, / and : refused, 7, an eleventh digit ignored)
     # with play-all, at once on the deal just typed: it counts as played
-    played = _typed(_steps(1, Deal(52, 65537, "NP"))[0])
+    played = _typed(_steps(1, Deal(52, 65538, "NP"))[0])
     assert played[4].keys == ("P",) and played[4].screen is not None
     assert played[4].screen.played == 1 and len(played) == 5
 

@@ -37,8 +37,9 @@ and, as its extras (letters of :data:`EXTRAS`) ask:
   undo more, N and ESC (back to the table, its message kept), then play-all again;
 * ``P`` play-all after the 10th move (the program's own policy plays the rest); with
   ``N``, at once on the deal just typed (play-all then counts it as played);
-* ``N`` the number typed the long way: N then ESC (back to the table); N and RETURN
-  alone (a random deal, whose screen cannot be foreseen: not checked); then N, a
+* ``N`` the number typed the long way: N then ESC (back to the table); for an even
+  deal number, N and RETURN alone (a random deal, whose screen and the prompt over it
+  cannot be foreseen: not checked); then N, a
   number too large and 0 (both refused), the number with zeros in front to ten digits,
   its last digit typed after a 9 that DELETE takes back and the two keys either side
   of the digits, / and : (refused with a buzz), and one digit more (ignored: ten at
@@ -331,9 +332,11 @@ class Session:
     def _new_deal(self, deal: Deal, case: list[str]) -> None:
         """N, the deal's number, RETURN; the prompt recorded as it stands before each
         key after N (the test mode types them all at once). The long way (N in the
-        deal's extras): ESC first; a random deal (RETURN alone: its table, and the
-        prompt over it, not foreseen); then the number typed with mistakes (too large,
-        0, leading zeros, DELETE, / and :, an eleventh digit), the step that deals."""
+        deal's extras): ESC first; for an even deal number a random deal (RETURN
+        alone: its table, and the prompt over it, not foreseen; for an odd one the
+        prompt's every look, DELETE's and the buzzes' included, is checked on the table
+        before); then the number typed with mistakes (too large, 0, leading zeros,
+        DELETE, / and :, an eleventh digit), the step that deals."""
         keys = [*case, "N"]
         typed = [*str(deal.seed), "RETURN"]
         if "N" in deal.extras:
@@ -341,9 +344,10 @@ class Session:
             # ESC: back to the table, where a game over shows its end again.
             self._prompt(["ESC"])
             self._step("N, then ESC", [*keys, "ESC"], self._shown(self.position), False, len(case))
-            self._prompt(["RETURN"])
-            self._laid_out()
-            self._step("N, RETURN: a random deal", ["N", "RETURN"], None)
+            if deal.seed % 2 == 0:  # by the deal, not the session: a test disk's boot
+                self._prompt(["RETURN"])  # may start at any deal
+                self._laid_out()
+                self._step("N, RETURN: a random deal", ["N", "RETURN"], None)
             too_large = list(str(LARGEST_DEAL + 1))
             padded = list(str(deal.seed).rjust(10, "0"))
             # DELETE takes back one digit of two: the number's last, typed after a 9
