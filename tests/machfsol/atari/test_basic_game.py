@@ -264,12 +264,16 @@ def test_test_mode_configuration_spells_each_steps_keys_and_ends_each_deal() -> 
     # a line a step that types keys: not the first table, nor the screens a step's
     # keys pass on their way (the prompt before each key after N)
     assert first_t == 2 + sum(1 for step in steps[0] if step.keys)
-    # deal 2: its table and case; the overlay types CAPS, O, D three times, S, RETURN
-    assert lines[first_t + 1] == b"S 40 S L 002 002"
-    options = next(step for step in steps[1] if step.keys)
-    assert options.keys == ("CAPS", "O", "D", "D", "D", "S", "RETURN")
-    assert options.from_state == 7  # all of them: no step line
-    assert lines[first_t + 2][:2] == b"D "
+    # deal 2: as a player changes the deck, its number first (the overlay types CAPS,
+    # the S line's case), then O, D three times, S, RETURN on a step line of their
+    # own; the S line names the table before them, which the overlay leaves as it is
+    assert lines[first_t + 1] == b"S 52 F L 002 002"
+    number, options = [step for step in steps[1] if step.keys][:2]
+    assert number.keys == ("CAPS", "N", "7", "RETURN") and number.from_state == 1
+    assert options.keys == ("O", "D", "D", "D", "S", "RETURN") and options.from_state == 0
+    assert lines[first_t + 2][:2] == b"D "  # the number's step deals: its time is the deal's
+    assert lines[first_t + 3][:2] == b"K "  # the options, then the moves: no "B"
+    assert not any(line.startswith(b"B ") for line in lines[first_t:])
     assert lines.count(b"T") == 2
     # deal 1 is on the table at the start: its first move begins it
     first = config_text([Deal(52, 1)], list(expected_steps(1, [Deal(52, 1)]))).split(b"\x9b")
@@ -281,7 +285,9 @@ def test_test_mode_configuration_spells_each_steps_keys_and_ends_each_deal() -> 
     assert all(s.screen and s.screen.progress == (1, 2) for s in after[0])
     assert all(s.screen and s.screen.progress == (2, 2) for s in after[1])
     passing = [s.screen for s in steps[0] + steps[1] if not s.keys and s.screen]
-    assert {screen.progress for screen in passing} == {None, (2, 2)}
+    # (deal 2's prompt and its options pages, on the way of steps typed before its
+    # first table is shown, still show deal 1 of 2)
+    assert {screen.progress for screen in passing} == {None, (1, 2)}
     shown = next(s.screen for s in steps[1] if s.keys and s.screen is not None)
     assert bytes(shown.rows[23]).rstrip() == b"TEST DEAL 2 OF 2"
 

@@ -89,7 +89,11 @@ def test_the_deal_on_the_table_is_played_as_it_is() -> None:
     assert all(page.keys == () and page.screen and page.screen.options_page for page in pages)
     assert options.keys == ("O", "D", "D", "D", "RETURN")
     assert options.options and options.from_state == 0  # typed from its own line
-    assert move.begins and move.keys == _keys(1, 1, 40)[0]
+    # its number's step dealt it (the deal's time is that step's): no "begins" then
+    assert not move.begins and move.keys == _keys(1, 1, 40)[0]
+    (fresh,) = _steps(1, Deal(48, 1))  # the boot's table, deal 1: the options alone
+    options, move = _typed(fresh)[1:3]
+    assert options.options and move.begins
     (typed,) = _steps(1, Deal(52, 2, "N"))  # the long way types it all the same
     assert _typed(typed)[3].starts_deal
 

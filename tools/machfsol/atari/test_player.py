@@ -275,6 +275,7 @@ class Session:
         if ("L" in deal.extras) != self.lower:
             self.lower = not self.lower
             case = ["CAPS"]
+        dealt = False  # its number typed: that step's time is the deal's
         if deal.deck_size != self.deck or deal.spanish != self.spanish:
             if self.as_is and "N" not in deal.extras:
                 # As a player changes the style: the deal's number first, then the
@@ -283,7 +284,7 @@ class Session:
                 # have their options typed from the S line, before the number).
                 if not (self.fresh and deal.seed == self.seed):
                     self._new_deal(deal, case)
-                    case = []
+                    case, dealt = [], True
                 self._options(deal, case, typed=True)
             else:
                 self._options(deal, case)
@@ -293,7 +294,7 @@ class Session:
             # The deal is on the table already (after the boot, deal 1; after the
             # options, the same deal again): played as it is, as a player does.
             self._counted = self._won = False
-            self._begins = True
+            self._begins = not dealt
         else:
             self._new_deal(deal, case)
         self.fresh = False
