@@ -38,7 +38,7 @@ survivors; ``--again OLD.json`` only the survivors of an earlier report, judged 
 with today's checks and list of equivalents; ``--os-rom F --basic-rom F``: the
 default verification as it runs with your own ROM images (``$A8_OS_ROM`` and
 ``$A8_BASIC_ROM``), e.g. the genuine XL OS and Atari BASIC rev. C, whose arithmetic
-takes paths the built-in ROMs' does not (the seed split's guards, lines 600-601).
+may take paths the built-in ROMs' does not.
 Each verdict is printed as it comes; stopped (Ctrl-C, SIGTERM), the benchmark reports
 the mutants judged so far.
 """
@@ -48,7 +48,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -62,6 +61,7 @@ from typing import Any
 
 from a8.emu.emulator import EmulatorOptions, resolve_roms
 from a8.errors import A8Error
+from a8.files import write_atomically
 from machfsol.atari.basic_game import BasicSource, read_source
 from machfsol.atari.build import game_programs
 from machfsol.atari.verify import Plan, disk_launches, game_disk, verify
@@ -218,9 +218,7 @@ class Report:
             "commits": commits,
             "verdicts": [v.as_json() for v in sorted(self.verdicts.values(), key=_order)],
         }
-        partial = path.with_name(path.name + ".part")
-        partial.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        os.replace(partial, path)
+        write_atomically(path, (json.dumps(data, indent=1) + "\n").encode("utf-8"))
 
 
 def _commit() -> str:

@@ -167,6 +167,11 @@ class Plan:
     def deals(self) -> int:
         return len(self.launches) * len(self.deal_list())
 
+    @property
+    def first_pal(self) -> int:
+        """Where the PAL deals start in :meth:`deal_list`."""
+        return sum(len(seeds) for _deck, seeds in self.groups)
+
     def deal_list(self) -> tuple[Deal, ...]:
         """The deals each program plays, as the test mode's player plays them (the PAL
         ones last)."""
@@ -191,10 +196,9 @@ class Plan:
         in boots of their own, last."""
         per_boot = min(MAX_DEALS_PER_BOOT, max(1, math.ceil(self.deals / jobs)))
         deals = self.deal_list()
-        first_pal = len(deals) - sum(len(seeds) for _deck, seeds in self.pal)
         return [
-            *self._boots(deals[:first_pal], per_boot, None),
-            *self._boots(deals[first_pal:], per_boot, "pal"),
+            *self._boots(deals[: self.first_pal], per_boot, None),
+            *self._boots(deals[self.first_pal :], per_boot, "pal"),
         ]
 
     def _boots(self, deals: tuple[Deal, ...], per_boot: int, tv: TvSystem | None) -> list[Batch]:
@@ -412,11 +416,9 @@ def _not_run(batch: Batch, deal: Deal, reason: str) -> DealResult:
 
 def _in_plan_order(plan: Plan, results: list[DealResult]) -> tuple[DealResult, ...]:
     launch_rank = {launch.variant: index for index, launch in enumerate(plan.launches)}
-    deals = plan.deal_list()
-    first_pal = len(deals) - sum(len(seeds) for _deck, seeds in plan.pal)
     deal_rank = {
-        (d.deck_size, d.seed, None if index < first_pal else "pal"): index
-        for index, d in enumerate(deals)
+        (d.deck_size, d.seed, None if index < plan.first_pal else "pal"): index
+        for index, d in enumerate(plan.deal_list())
     }
 
     def key(result: DealResult) -> tuple[int, int]:
