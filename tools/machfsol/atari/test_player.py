@@ -46,7 +46,8 @@ and, as its extras (letters of :data:`EXTRAS`) ask:
   most);
 * ``L`` every key in lower case (the CAPS key before the deal and after it);
 * ``X`` with ``E``: after U and Y, an error made in the game (the test mode's ``X``
-  line: ERROR 3), which the game's handler must show and go on from;
+  line: ERROR 3), which the game's handler must show and go on from, then a hint (the
+  handler leaves autoplay off: the hint shows its move, it does not make it);
 * ``E`` a player's mistakes and second thoughts: U and Y with nothing to undo or redo,
   then a legal move the policy would not make, undone, redone and undone again (so each
   "move not the policy's" below); after the 3rd move the help (?,
@@ -396,6 +397,12 @@ class Session:
                 error = self.screen(position, message=ERROR_SHOWN)
                 self._steps.append(Step("an error in the game, shown", (), error, error=True))
                 self._showing = error
+                if (first := choose_move(position)) is not None:
+                    # A hint next: the handler must leave autoplay off (AP, line
+                    # 9010), or the hint would make its move. Not one of the deal's
+                    # turns: its mistakes take turns as they would without it.
+                    self._hint(position, first, 1)
+                    self._first_step += 1
             self._other_move(position, choose_move(position))
         while (move := choose_move(position)) is not None:
             if "E" in extras and moves == 3 and not self._restarted:
