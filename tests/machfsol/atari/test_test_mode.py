@@ -113,3 +113,31 @@ def test_a_deal_whose_steps_type_the_options_names_the_table_before_them() -> No
 def test_a_score_must_be_won_of_played(score: tuple[int, int]) -> None:
     with pytest.raises(ValueError, match="deal score"):
         Deal(52, 1, score=score)
+
+
+def test_a_random_deal_is_followed_by_its_transcript() -> None:
+    """N, RETURN (a deal of even number typed the long way makes a random deal): a
+    ``T`` line right after that step, then the deal's own at its end."""
+    deals = [Deal(52, 3), Deal(52, 4, "N")]
+    steps = list(expected_steps(1, deals))
+    text = test_mode.config_text(deals, steps).decode("latin-1").split("\x9b")
+    random_step = "K " + "".join(map(test_mode.key_character, ("N", "RETURN")))
+    assert text.count("T") == 3
+    assert text[text.index(random_step) + 1] == "T"
+    assert text[-3:] == ["T", "END", ""]
+
+
+def test_run_deals_reads_each_deal_s_own_transcript(tmp_path: Path) -> None:
+    """A random deal's transcript comes before its deal's own: T2.TXT here."""
+    machine = FakeMachine(
+        files=[
+            HFile("T1.TXT", b"SEED 3\x9b", at=300),
+            HFile("T2.TXT", b"SEED 99\x9b", at=350),
+            HFile("T3.TXT", b"SEED 4\x9b", at=380),
+            HFile("MFDONE.TXT", b"DONE 3 FRE 12345 MEMLO 1792\x9b", at=400),
+        ]
+    )
+    deals = [Deal(52, 3), Deal(52, 4, "N")]
+    with using_backend(machine):
+        run = run_deals(1, deals, listing=LISTING, overlay="", folder=tmp_path)
+    assert run.transcripts == (b"SEED 3\x9b", b"SEED 4\x9b")

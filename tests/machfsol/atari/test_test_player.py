@@ -23,6 +23,7 @@ from machfsol.atari.test_player import (
     keys_for,
     prompt_screens,
     source_key,
+    transcript_parts,
 )
 from machfsol.atari.verify import DEFAULT_PAL_PLAN, DEFAULT_PLAN, Plan
 from machfsol.engine.autoplay import play
@@ -233,18 +234,38 @@ def test_the_long_way_to_a_deal_number() -> None:
     assert escape.keys == ("N", "ESC") and escape.screen is not None
     assert steps[0].screen is not None  # the same table; the boot's comes before "deal 1 of 1"
     assert escape.screen.checksum() == replace(steps[0].screen, progress=(1, 1)).checksum()
+    # the random deal: its transcript is written then (it names the number drawn),
+    # and its table is foreseen for that number
     assert random_deal.keys == ("N", "RETURN") and random_deal.screen is None
+    assert random_deal.records and random_deal.screen_of is not None
+    drawn = random_deal.screen_for(1234567890)
+    assert drawn is not None and drawn.deal == "1234567890" and drawn.prompt is None
+    fresh = Position.from_seed(1234567890, variant(1), 52)
+    assert drawn.position.key() == fresh.key()
+    assert random_deal.screen_for(None) is None
+    assert [len(part) for part in transcript_parts(every)] == [
+        every.index(random_deal) + 1,
+        len(every) - every.index(random_deal) - 1,
+    ]
     too_large = tuple(str(LARGEST_DEAL + 1))
     assert deal.keys == (
         "N", *too_large, "RETURN", "0", "RETURN",
         *"000006553", "9", "DELETE", "/", ":", "8", "9", "RETURN",
     )  # fmt: skip
     assert deal.starts_deal and deal.screen is not None and deal.screen.deal == "65538"
-    # the prompt before each key after N, on the random deal's table: not foreseen
+    # the prompt before each key after N, on the random deal's table: foreseen for
+    # the number drawn
     end = every.index(deal)
     passed = every[end - len(deal.keys) + 1 : end]
     assert [s.keys for s in passed] == [()] * (len(deal.keys) - 1)
-    assert all(s.screen is None for s in passed)
+    assert all(s.screen is None and s.screen_of is not None for s in passed)
+    shown = [s.screen_for(1234567890) for s in passed]
+    assert all(s is not None and s.position.key() == fresh.key() for s in shown)
+    assert [s.prompt for s in shown if s][:3] == ["", "2", "21"]
+    # a test disk records one transcript a deal: there the random deal is not foreseen
+    (on_disk,) = list(expected_steps(1, [Deal(52, 65538, "N")], as_is=False))
+    assert not any(step.records or step.screen_of for step in on_disk)
+    assert len(transcript_parts(on_disk)) == 1
     # the digits it shows, and the cursor once a key was echoed or refused; a refused
     # number shows the prompt afresh (the table under it is any, here the first)
     base = steps[0].screen

@@ -22,7 +22,7 @@ from a8.emu.emulator import EmulatorOptions, RomSet, TvSystem, resolve_roms, run
 from a8.emu.roms import RomImage, RomKind
 from a8.emu.script import Script
 from machfsol.atari.basic_game import generate, read_source
-from machfsol.atari.test_player import Deal, expected_steps
+from machfsol.atari.test_player import Deal, Step, expected_steps
 from machfsol.atari.verify import Plan, main_job, program_launch, scheduled_deal
 from machfsol.atari.verify_batch import (
     DEAL_SECONDS,
@@ -30,8 +30,10 @@ from machfsol.atari.verify_batch import (
     Batch,
     DealResult,
     GameDisk,
+    _random_deals_vary,
     deal_seconds,
     first_divergence,
+    judge_transcript,
     run_batch,
 )
 from machfsol.cli import main
@@ -186,6 +188,94 @@ def test_first_divergence_of_a_cut_transcript() -> None:
     broken = "".join([*lines[:first_move], "F S T1 AS\n"]).encode().replace(b"\n", b"\x9b")
     message = first_divergence(broken, "T.TXT")
     assert message == f"T.TXT:{first_move + 1}: nothing is forced here, found 'F S T1 AS'"
+
+
+#: A deal of MACHFSOL.2 that made a random deal (seed 4 of the list 1-4: N, and an even
+#: number), as atari800 recorded it: the random deal's transcript and the deal's own.
+RANDOM_DEAL = Path(__file__).parent / "fixtures" / "random_deal"
+
+
+def _random_deal_case() -> tuple[Deal, list[Step], bytes, bytes]:
+    deals = [scheduled_deal(52, 3, 2), scheduled_deal(52, 4, 3)]  # one boot's
+    steps = list(expected_steps(2, deals))[1]
+    own, drawn = (
+        (RANDOM_DEAL / name).read_bytes().replace(b"\n", b"\x9b")
+        for name in ("d52-seed4.txt", "d52-seed4-random.txt")
+    )
+    return deals[1], steps, own, drawn
+
+
+def test_a_random_deal_is_judged_for_the_number_it_drew() -> None:
+    deal, steps, own, drawn = _random_deal_case()
+    assert "N" in deal.extras
+    result = judge_transcript(2, deal, steps, own, None, "T4.TXT", earlier=[drawn])
+    assert result.ok and result.drawn == 1294103110, result.error
+    assert result.as_json()["random_deal"] == 1294103110
+    # the deal's own transcript alone: its random deal's is missing
+    alone = judge_transcript(2, deal, steps, own, None, "T4.TXT")
+    assert (
+        alone.error
+        == "T4.TXT: 0 transcripts of random deals before it, the engine's player makes 1"
+    )
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "error"),
+    [
+        # the number shown is not the deal laid out: its order is another deal's
+        (
+            b"SEED 1294103110",
+            b"SEED 1294103111",
+            "T3.TXT:7: card 1 of the order is AH, deal 1294103111 has ",
+        ),
+        (b"SEED 1294103110", b"SEED 0", "T3.TXT:5: "),
+        (b"DECK 52", b"DECK 48", "T3.TXT:8: 'TC' is not a card of the 48-card deck"),
+        # a move made in the deal just laid out
+        (b"F S  T8 4D", b"M S  W  4D", "T3.TXT:27: "),
+        # its table's screen: the checksum of the random deal's step
+        (b" 1960\x9b", b" 1961\x9b", "T3.TXT:32: screen 4 of 4, after N, RETURN: a random deal: "),
+    ],
+)
+def test_a_wrong_random_deal_fails_the_deal(old: bytes, new: bytes, error: str) -> None:
+    deal, steps, own, drawn = _random_deal_case()
+    assert drawn.count(old) == 1
+    result = judge_transcript(
+        2, deal, steps, own, None, "T4.TXT", earlier=[drawn.replace(old, new)]
+    )
+    assert not result.ok and result.error is not None
+    assert result.error.startswith(error.replace("T3.TXT", "T4.TXT (its random deal)")), (
+        result.error
+    )
+
+
+def test_the_prompt_typed_over_a_random_deal_is_checked_for_it() -> None:
+    """The deal's own transcript starts with the prompt's screens over the random
+    deal's table: foreseen only with the number drawn."""
+    deal, steps, own, drawn = _random_deal_case()
+    lines = own.split(b"\x9b")
+    first = next(i for i, line in enumerate(lines) if line.startswith(b"SCREEN "))
+    values = lines[first].split()
+    lines[first] = b" ".join([values[0], str(int(values[1]) ^ 1).encode(), *values[2:]])
+    result = judge_transcript(2, deal, steps, b"\x9b".join(lines), None, "T4.TXT", earlier=[drawn])
+    assert result.error is not None
+    assert result.error.startswith(f"T4.TXT:{first + 1}: screen 1 of "), result.error
+    assert "after the deal number's prompt, no digit typed: " in result.error
+
+
+def test_a_boot_s_random_deals_must_not_all_draw_one_number() -> None:
+    def drew(seed: int, number: int | None) -> DealResult:
+        return DealResult(variant=1, deck=52, seed=seed, ok=True, drawn=number)
+
+    same = (drew(4, 1), drew(5, None), drew(14, 1), drew(24, 1), drew(25, None))
+    judged = _random_deals_vary(same)
+    assert [r.ok for r in judged] == [True, True, True, False, True]
+    assert judged[3].error == (
+        "every random deal of this boot drew deal 1 (3 deals): RETURN alone at the deal "
+        "number's prompt must choose one at random"
+    )
+    assert _random_deals_vary(same[:3]) == same[:3]  # two: not compared
+    varied = (drew(4, 1), drew(14, 2), drew(24, 1))
+    assert _random_deals_vary(varied) == varied
 
 
 def test_program_launch_reads_listings_and_save_files(tmp_path: Path) -> None:
@@ -515,6 +605,31 @@ def test_the_options_page_is_checked_before_each_key(atari800: str, tmp_path: Pa
     assert (
         "screen 2 of " in result.error and "after the options: 52 cards, French: " in result.error
     )
+
+
+@pytest.mark.emulator
+def test_a_random_deal_must_be_the_number_it_shows(atari800: str, tmp_path: Path) -> None:
+    """N, RETURN: the transcript written then names the number drawn, and the deal laid
+    out must be that number's (here the status line's number is left from the deal
+    before: the split into two halves skipped)."""
+    old = "(2147483640+6))+1:GOTO 8052"
+    result = failed_deal(tmp_path, 1, old, old.replace("8052", "8053"), Deal(52, 2, "N"))
+    assert result.error is not None
+    assert re.match(r"\S+d52-seed2-random\.txt:\d+: card 1 of the order is ", result.error)
+
+
+@pytest.mark.emulator
+def test_random_deals_that_never_vary_fail(atari800: str, tmp_path: Path) -> None:
+    """RND divided instead of multiplied: every random deal is deal 1, a valid deal
+    each time; three of them in one boot fail the third."""
+    listing = tmp_path / "A.LST"
+    listing.write_text(
+        altered(1, "RND(0)*(2147483640+6)", "RND(0)/(2147483640+6)"), encoding="ascii"
+    )
+    deals = tuple(Deal(52, seed, "N") for seed in (2, 4, 6))
+    outcome = run_batch(Batch(program_launch(listing, 1), deals), tmp_path / "run")
+    assert [(r.ok, r.drawn) for r in outcome.results] == [(True, 1), (True, 1), (False, 1)]
+    assert "every random deal of this boot drew deal 1 (3 deals)" in str(outcome.results[2].error)
 
 
 @pytest.mark.emulator

@@ -28,7 +28,8 @@ Configuration format (ATASCII lines, :func:`config_text`)::
                         (deal 1 after the boot, the same deal after the options):
                         its time starts there, and it has no JIFFIES DEAL
     ...
-    T                   write the transcript of the deal in play
+    T                   write the transcript of the deal in play (after each deal,
+                        and after a random deal, whose number it names)
     C 01792 00265       write the map of the lines run (--coverage): 265 bytes at 1792
     END
 
@@ -67,7 +68,7 @@ from a8.emu.emulator import EmulatorOptions, run
 from a8.emu.keys import named_keystroke
 from a8.emu.script import Script
 from machfsol.atari import basic_game
-from machfsol.atari.test_player import Deal, Step, expected_steps
+from machfsol.atari.test_player import Deal, Step, expected_steps, transcript_parts
 from machfsol.errors import MachfsolError
 
 CONFIG_NAME = "MFTEST.CFG"
@@ -108,7 +109,7 @@ class AtariTestModeError(MachfsolError):
 class TestModeRun:
     """What one emulator run of the test mode produced."""
 
-    #: The transcripts, in the order of the SEED lines (raw ATASCII bytes).
+    #: Each deal's transcript, in order (raw ATASCII bytes; not a random deal's).
     transcripts: tuple[bytes, ...]
     #: FRE(0) with the program and its arrays, before the overlay came in: the bytes
     #: free to a player.
@@ -140,9 +141,10 @@ def config_text(
     ``K`` line with each step's keys (``D`` for the step that deals, whose time is the
     deal's; ``B`` for the first step of a deal played on the table as it is; the keys
     the ``S`` line makes the overlay type left out), a ``T`` line after each deal's
-    last step (its transcript is written then); with ``coverage_map`` (address,
-    bytes), a ``C`` line last: write that map of the lines run
-    (:mod:`machfsol.atari.coverage`)."""
+    last step (its transcript is written then) and after a step that
+    :attr:`~machfsol.atari.test_player.Step.records` (a random deal's); with
+    ``coverage_map`` (address, bytes), a ``C`` line last: write that map of the lines
+    run (:mod:`machfsol.atari.coverage`)."""
     lines = [MAGIC]
     if len(deals) > MAX_DEALS:
         raise AtariTestModeError(f"{len(deals)} deals in one configuration: at most {MAX_DEALS}")
@@ -172,6 +174,8 @@ def config_text(
             elif typed:
                 tag = "D" if step.starts_deal else "B" if step.begins else "K"
                 lines.append(f"{tag} " + "".join(key_character(key) for key in typed))
+            if step.records:
+                lines.append("T")
         lines.append("T")
     if coverage_map is not None:
         address, count = coverage_map
@@ -218,7 +222,8 @@ def run_deals(
         else:
             (hdir / LISTING_NAME).write_bytes(basic_game.to_atascii(program) + b"RUN" + EOL)
             command = f'ENTER "H1:{LISTING_NAME}"\n'
-        (hdir / CONFIG_NAME).write_bytes(config_text(deals, list(expected_steps(variant, deals))))
+        steps = list(expected_steps(variant, deals))
+        (hdir / CONFIG_NAME).write_bytes(config_text(deals, steps))
         test_code = overlay if overlay is not None else basic_game.overlay_listing()
         (hdir / OVERLAY_NAME).write_bytes(basic_game.to_atascii(test_code))
         budget = START_FRAMES + FRAMES_PER_DEAL * len(seeds)
@@ -242,7 +247,9 @@ def run_deals(
         if report[:1] != ["DONE"] or len(report) != 6:
             raise AtariTestModeError(f"MACHFSOL.{variant} reported: {' '.join(report)}")
         transcripts = []
-        for number in range(1, len(seeds) + 1):
+        number = 0
+        for deal_steps in steps:  # each deal's own transcript: its last
+            number += len(transcript_parts(deal_steps))
             path = hdir / f"T{number}.TXT"
             if not path.exists():
                 raise AtariTestModeError(f"MACHFSOL.{variant} wrote no {path.name}")

@@ -38,8 +38,10 @@ and, as its extras (letters of :data:`EXTRAS`) ask:
 * ``P`` play-all after the 10th move (the program's own policy plays the rest); with
   ``N``, at once on the deal just typed (play-all then counts it as played);
 * ``N`` the number typed the long way: N then ESC (back to the table); for an even
-  deal number, N and RETURN alone (a random deal, whose screen and the prompt over it
-  cannot be foreseen: not checked); then N, a
+  deal number, N and RETURN alone (a random deal: the test mode writes its transcript,
+  which names the number drawn, and its table and the prompt typed over it are
+  checked for that number; on a test disk, which records one transcript a deal, not
+  checked); then N, a
   number too large and 0 (both refused), the number with zeros in front to ten digits,
   its last digit typed after a 9 that DELETE takes back and the two keys either side
   of the digits, / and : (refused with a buzz), and one digit more (ignored: ten at
@@ -145,7 +147,8 @@ class Deal:
 class Step:
     """One step of the test mode's player: the keys it types (key names of
     :mod:`a8.emu.keys`; none for the first table, which is there at the start), and
-    the screen they must leave (None: a random deal's, not foreseen). ``starts_deal``:
+    the screen they must leave (None: not foreseen, a random deal's, unless
+    ``screen_of`` gives it for the number drawn). ``starts_deal``:
     the step that deals (its time is the deal's); ``begins``: the first step of a deal
     played on the table as it is (the deal's time starts there)."""
 
@@ -163,6 +166,20 @@ class Step:
     #: The step goes through the options (O ... RETURN), typed from its step line:
     #: the deal's ``S`` line then names the table as it was before them.
     options: bool = False
+    #: The test mode writes a transcript after this step (a ``T`` line): the table then
+    #: is a random deal's, whose number and order the harness learns from it. A deal's
+    #: steps go to its transcripts in turn, each part ending at such a step.
+    records: bool = False
+    #: The screen a random deal makes the step leave, for the number it drew (the
+    #: transcript of :attr:`records` names it); None: ``screen`` says it.
+    screen_of: Callable[[int], Screen] | None = field(default=None, compare=False)
+
+    def screen_for(self, drawn: int | None) -> Screen | None:
+        """The screen the step must leave when the deal's random deal drew ``drawn``
+        (None: none was drawn, or its number is unknown)."""
+        if self.screen_of is None:
+            return self.screen
+        return None if drawn is None else self.screen_of(drawn)
 
 
 @dataclass
@@ -207,6 +224,8 @@ class Session:
     _first_step: int = 0
     #: The screen the last step left (None: not foreseen, a random deal's).
     _showing: Screen | None = None
+    #: A random deal's table for the number it drew, while it is on the screen.
+    _drawn: Callable[[int], Screen] | None = None
     _steps: list[Step] = field(default_factory=list)
 
     def screen(self, position: Position, **message: object) -> Screen:
@@ -248,6 +267,7 @@ class Session:
         self._steps.append(step)
         self._begins = False
         self._showing = screen
+        self._drawn = None
         if keys:
             self.typed += 1
 
@@ -349,7 +369,7 @@ class Session:
             if deal.seed % 2 == 0:  # by the deal, not the session: a test disk's boot
                 self._prompt(["RETURN"])  # may start at any deal
                 self._laid_out()
-                self._step("N, RETURN: a random deal", ["N", "RETURN"], None)
+                self._random_deal()
             too_large = list(str(LARGEST_DEAL + 1))
             padded = list(str(deal.seed).rjust(10, "0"))
             # DELETE takes back one digit of two: the number's last, typed after a 9
@@ -360,6 +380,28 @@ class Session:
         self._prompt(typed)
         screen = self.screen(self._lay_out(deal))
         self._step(f"new deal {deal.seed}", [*keys, *typed], screen, True, len(case))
+
+    def _random_deal(self) -> None:
+        """N, RETURN: a random deal, then (as_is) its transcript, which names the
+        number drawn: its table, and the prompt typed over it next, are checked for
+        that number. A test disk records none (its boots resume by the transcripts
+        counted, one a deal), so there the random deal is not foreseen."""
+        what = "N, RETURN: a random deal"
+        if not self.as_is:
+            self._step(what, ["N", "RETURN"], None)
+            return
+        game, deck = self.game, self.deck
+        shown = self.screen(_any_table(deck))
+
+        def table(seed: int) -> Screen:
+            position = Position.from_seed(seed, variant(game), deck)
+            return replace(shown, position=position, deal=str(seed))
+
+        step = Step(what, ("N", "RETURN"), None, records=True, screen_of=table)
+        self._steps.append(step)
+        self.typed += 1
+        self._begins = False
+        self._showing, self._drawn = None, table
 
     def _lay_out(self, deal: Deal) -> Position:
         """The deal typed laid out: a new game, not played yet."""
@@ -374,8 +416,20 @@ class Session:
     def _prompt(self, typed: Sequence[str]) -> None:
         """The deal number's prompt before each of the keys ``typed`` after N, on the
         screen the last step left (a game over's end keys cleared, a message kept)."""
-        for digits, screen in prompt_screens(self._showing, typed):
-            self._passing(f"the deal number's prompt, {digits or 'no digit'} typed", screen)
+        drawn = self._drawn
+        for index, (digits, screen) in enumerate(prompt_screens(self._showing, typed)):
+            what = f"the deal number's prompt, {digits or 'no digit'} typed"
+            if drawn is None:
+                self._passing(what, screen)
+                continue
+
+            def prompt(seed: int, index: int = index) -> Screen:
+                assert drawn is not None
+                screen = prompt_screens(drawn(seed), typed)[index][1]
+                assert screen is not None  # the prompt over a table foreseen
+                return screen
+
+            self._steps.append(Step(what, (), None, screen_of=prompt))
 
     # ------------------------------------------------------------------ play
 
@@ -796,6 +850,18 @@ def keys_for(position: Position, move: Move) -> tuple[str, ...]:
     if len(places) == 1:
         return (source_key(move.source),)
     return (source_key(move.source), destination_key(move.destination))
+
+
+def transcript_parts(steps: Sequence[Step]) -> list[list[Step]]:
+    """A deal's steps by the transcripts that record their screens, in order: a part
+    ends at each step that :attr:`~Step.records` (a random deal's), the last is the
+    deal's own transcript."""
+    parts: list[list[Step]] = [[]]
+    for step in steps:
+        parts[-1].append(step)
+        if step.records:
+            parts.append([])
+    return parts
 
 
 def expected_steps(

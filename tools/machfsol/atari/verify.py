@@ -393,7 +393,7 @@ def verify(
                 elif outcome.leftover:
                     queue.appendleft(replace(batch, deals=outcome.leftover))
             if progress is not None:
-                progress(len(results) + sum(deals_finished(f) for _b, f in running.values()))
+                progress(len(results) + sum(deals_finished(f, b) for b, f in running.values()))
     tv = options.tv if options is not None else "ntsc"
     seconds = time.monotonic() - started
     return Verification(

@@ -28,6 +28,7 @@ from __future__ import annotations
 import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Final
 
@@ -45,12 +46,20 @@ from machfsol.atari.basic_game import overlay_listing, to_atascii
 from machfsol.atari.coverage import MAP_ADDRESS, MAP_NAME, Instrumented
 from machfsol.atari.screen_model import diagnose
 from machfsol.atari.test_mode import CONFIG_NAME, DONE_NAME, EOL, OVERLAY_NAME, config_text
-from machfsol.atari.test_player import Deal, Step, expected_steps
+from machfsol.atari.test_player import (
+    LARGEST_DEAL,
+    Deal,
+    Step,
+    expected_steps,
+    transcript_parts,
+)
 from machfsol.engine.checker import check_transcript
 from machfsol.engine.seed_list import format_seed_list
-from machfsol.engine.transcript import Player, Transcript, parse
+from machfsol.engine.transcript import Outcome, Player, Transcript, parse
 from machfsol.errors import MachfsolError
 
+#: A boot's random deals that must not all draw one number (:func:`_random_deals_vary`).
+RANDOM_DEALS_COMPARED: Final = 3
 #: Frames before the menu key (or the RUN command) is typed. The menu reads the key
 #: from the OS keyboard buffer, so a key typed early waits there; 120 frames is well
 #: after the OS has set the buffer up.
@@ -170,6 +179,22 @@ class Batch:
         """Folder name shared by all batches of the same program."""
         return self.launch.label
 
+    @cached_property
+    def steps(self) -> tuple[list[Step], ...]:
+        """The steps of the test mode's player, deal by deal, and the screens they must
+        leave."""
+        return tuple(expected_steps(self.launch.variant, self.deals))
+
+    @cached_property
+    def transcript_ends(self) -> tuple[int, ...]:
+        """The number of each deal's own transcript (``T<n>.TXT``): a deal with a
+        random deal has that one's written before its own."""
+        ends, number = [], 0
+        for steps in self.steps:
+            number += len(transcript_parts(steps))
+            ends.append(number)
+        return tuple(ends)
+
 
 @dataclass(frozen=True)
 class DealResult:
@@ -190,6 +215,8 @@ class DealResult:
     game_jiffies: int | None = None
     #: Screens checked against the engine's (one per step of the test mode's player).
     screens: int | None = None
+    #: The number its random deal drew (N, RETURN), if it made one.
+    drawn: int | None = None
     error: str | None = None
     transcript: Path | None = None
     #: The TV standard the deal was played on when it is not the verification's (None).
@@ -210,6 +237,7 @@ class DealResult:
             "deal_jiffies": self.deal_jiffies,
             "game_jiffies": self.game_jiffies,
             "screens": self.screens,
+            **({} if self.drawn is None else {"random_deal": self.drawn}),
             "error": self.error,
             "transcript": None if self.transcript is None else str(self.transcript),
         }
@@ -236,19 +264,20 @@ def h_folder(folder: Path) -> Path:
     return folder / "h"
 
 
-def deals_finished(folder: Path) -> int:
-    """How many deals of the batch running in ``folder`` have finished so far."""
+def deals_finished(folder: Path, batch: Batch) -> int:
+    """How many deals of ``batch``, running in ``folder``, have finished so far."""
     try:
-        return sum(1 for path in h_folder(folder).glob("T*.TXT"))
+        written = {path.name for path in h_folder(folder).glob("T*.TXT")}
     except OSError:
         return 0
+    return sum(1 for number in batch.transcript_ends if f"T{number}.TXT" in written)
 
 
 def batch_script(batch: Batch, deal_frames: int) -> Script:
     """Start the program, then follow it deal by deal (see the module docstring)."""
     script = batch.launch.start()
     budget = START_FRAMES + deal_frames
-    for number in range(1, len(batch.deals) + 1):
+    for number in batch.transcript_ends:
         script = script.wait_for_file(f"T{number}.TXT", budget)
         budget = deal_frames
     return script.wait_for_file(DONE_NAME, budget)
@@ -291,7 +320,7 @@ def run_batch(
     """
     hdir = h_folder(folder)
     hdir.mkdir(parents=True, exist_ok=True)
-    steps = list(expected_steps(batch.launch.variant, batch.deals))
+    steps = list(batch.steps)
     coverage = batch.launch.coverage if isinstance(batch.launch, GameProgram) else None
     coverage_map = None if coverage is None else (MAP_ADDRESS, len(coverage.lines))
     (hdir / CONFIG_NAME).write_bytes(config_text(batch.deals, steps, coverage_map))
@@ -347,10 +376,15 @@ class _FailureWatch:
         number = path.stem[1:]
         if not (path.name.startswith("T") and number.isdigit()):
             return False
-        index = int(number) - 1
+        ends = self.batch.transcript_ends
+        if int(number) not in ends:  # a random deal's: judged with its deal's own
+            return False
+        index = ends.index(int(number))
+        first = ends[index - 1] + 1 if index else 1
+        earlier = [path.with_name(f"T{n}.TXT").read_bytes() for n in range(first, int(number))]
         deal, data = self.batch.deals[index], path.read_bytes()
-        variant = self.batch.launch.variant
-        return not judge_transcript(variant, deal, self.steps[index], data, None).ok
+        game = self.batch.launch.variant
+        return not judge_transcript(game, deal, self.steps[index], data, None, earlier=earlier).ok
 
 
 class _Judge:
@@ -383,35 +417,52 @@ class _Judge:
         return self.done is not None and self.done[:1] == ["DONE"]
 
     def all_deals(self) -> BatchOutcome:
+        outcome = self._each_deal()
+        return replace(outcome, results=_random_deals_vary(outcome.results))
+
+    def _each_deal(self) -> BatchOutcome:
         results: list[DealResult] = []
         deals = self.batch.deals
+        ends = self.batch.transcript_ends
         for index, deal in enumerate(deals):
-            number = index + 1
+            number = ends[index]
             rest = deals[index + 1 :]
             path = self.hdir / f"T{number}.TXT"
+            kept = self.keep / f"d{deal.deck_size}-seed{deal.seed}.txt"
+            earlier = self.random_deals(range(ends[index - 1] + 1 if index else 1, number), kept)
             if not path.exists() and self.result.reason == "stopped-on-file":
                 # a failed deal ended the boot: the rest were never played
                 return BatchOutcome(tuple(results), deals[index:], self.log)
             if not path.exists():  # the program stopped before this deal
-                results.append(self.failure(deal, self.why_missing(number)))
+                results.append(self.failure(deal, self.why_missing(index + 1)))
                 if self.ended_normally:  # a new boot would end the same way
-                    results += [self.failure(other, self.why_missing(number)) for other in rest]
+                    results += [self.failure(other, self.why_missing(index + 1)) for other in rest]
                     rest = ()
                 return BatchOutcome(tuple(results), rest, self.log, stopped=1)
             data = path.read_bytes()
-            kept = self.keep / f"d{deal.deck_size}-seed{deal.seed}.txt"
             write_atomically(kept, data.replace(EOL, b"\n"))
             if self.ended_normally or (self.hdir / f"T{number + 1}.TXT").exists():
-                results.append(self.judged(index, data, kept))
+                results.append(self.judged(index, data, kept, earlier))
                 continue
             # The program stopped in this deal, or just after it (then its transcript
             # is whole, and the next deal is the one without a transcript).
             if _is_whole(data):
-                results.append(self.judged(index, data, kept))
+                results.append(self.judged(index, data, kept, earlier))
                 continue
             results.append(self.stopped_in(deal, data, kept))
             return BatchOutcome(tuple(results), rest, self.log, stopped=1)
         return BatchOutcome(tuple(results), (), self.log)
+
+    def random_deals(self, numbers: range, kept: Path) -> list[bytes]:
+        """The transcripts of a deal's random deals written (``numbers``: theirs),
+        each kept beside the deal's as ``<deal>-random.txt``."""
+        found = []
+        for number in numbers:
+            path = self.hdir / f"T{number}.TXT"
+            if path.exists():
+                found.append(path.read_bytes())
+                write_atomically(random_kept(kept), found[-1].replace(EOL, b"\n"))
+        return found
 
     def failure(self, deal: Deal, reason: str, transcript: Path | None = None) -> DealResult:
         return DealResult(
@@ -446,10 +497,10 @@ class _Judge:
             why = f"the emulator run ended ({reason}) without {DONE_NAME}"
         return f"{what}: {why} (emulator log: {self.log})"
 
-    def judged(self, index: int, data: bytes, kept: Path) -> DealResult:
+    def judged(self, index: int, data: bytes, kept: Path, earlier: Sequence[bytes]) -> DealResult:
         """The verdict on a finished transcript (:func:`judge_transcript`)."""
-        deal = self.batch.deals[index]
-        return judge_transcript(self.batch.launch.variant, deal, self.steps[index], data, kept)
+        deal, game = self.batch.deals[index], self.batch.launch.variant
+        return judge_transcript(game, deal, self.steps[index], data, kept, earlier=earlier)
 
     def stopped_in(self, deal: Deal, data: bytes, kept: Path) -> DealResult:
         """A deal cut short: its first difference from the engine, and why it stopped."""
@@ -463,6 +514,11 @@ class _Judge:
         return self.failure(deal, trouble, kept)
 
 
+def random_kept(kept: Path) -> Path:
+    """Where the transcript of a deal's random deal is kept, beside the deal's."""
+    return kept.with_name(f"{kept.stem}-random{kept.suffix}")
+
+
 def judge_transcript(
     game: int,
     deal: Deal,
@@ -470,18 +526,31 @@ def judge_transcript(
     data: bytes,
     kept: Path | None,
     name: str | None = None,
+    earlier: Sequence[bytes] = (),
 ) -> DealResult:
     """The verdict on one deal's finished transcript ``data``: the deal asked for, the
     engine's checker, then each screen against the one ``steps`` leave (the steps of
     the test mode's player in the session that played it). ``kept``: where the
     transcript is kept (None: nowhere); ``name``: what messages call it (default
-    ``kept``)."""
+    ``kept``); ``earlier``: the transcripts the deal's random deals wrote before it
+    (:func:`check_random_deal`), whose numbers the screens after them are foreseen
+    for."""
     shown = str(kept) if name is None else name
+    parts = transcript_parts(steps)
+    drawn = None
     try:
+        if len(earlier) != len(parts) - 1:
+            raise MachfsolError(
+                f"{shown}: {len(earlier)} transcripts of random deals before it, the "
+                f"engine's player makes {len(parts) - 1}"
+            )
+        for part, before in zip(parts, earlier, strict=False):
+            where = f"{shown} (its random deal)" if kept is None else str(random_kept(kept))
+            drawn = check_random_deal(game, deal, part, before, where)
         transcript = parse(data, shown)
         check_header(transcript, game, deal)
         report = check_transcript(transcript)
-        check_screens(transcript, steps)
+        check_screens(transcript, parts[-1], drawn)
     except MachfsolError as error:
         return DealResult(
             variant=game,
@@ -507,8 +576,49 @@ def judge_transcript(
         deal_jiffies=timings.get("DEAL"),
         game_jiffies=timings.get("GAME"),
         screens=len(transcript.screens),
+        drawn=drawn,
         transcript=kept,
     )
+
+
+def check_random_deal(game: int, deal: Deal, steps: Sequence[Step], data: bytes, name: str) -> int:
+    """The transcript the test mode writes right after a random deal (N, RETURN): a
+    deal number the game takes, dealt as the engine deals that number (its forced
+    steps made, nothing played), and its screens those of ``steps`` for it. Returns
+    the number drawn."""
+    transcript = parse(data, name)
+    seed = transcript.seed
+    if seed is None or not 1 <= seed <= LARGEST_DEAL:
+        line = transcript.header_lines.get("SEED", 1)
+        raise MachfsolError(
+            f"{name}:{line}: the random deal drawn is {seed}, not a deal number 1-{LARGEST_DEAL}"
+        )
+    check_header(transcript, game, replace(deal, seed=seed))
+    moved = next((line for line in transcript.lines if not line.forced), None)
+    if moved is not None:
+        raise MachfsolError(f"{name}:{moved.number}: a move made in a deal just laid out")
+    # The checker's replay of the order and the forced steps; the game not over, as a
+    # person's that stops there (QUIT) is.
+    unfinished = replace(transcript.result, outcome=Outcome.QUIT)
+    check_transcript(replace(transcript, player=Player.HUMAN, result=unfinished))
+    check_screens(transcript, steps, seed)
+    return seed
+
+
+def _random_deals_vary(results: Sequence[DealResult]) -> tuple[DealResult, ...]:
+    """A boot's random deals must not all be one number: the last of three or more
+    that drew the same fails (a random choice repeats two numbers in a row once in
+    65,536 times at most on genuine Atari BASIC, whose RND has 16 random bits)."""
+    drawn = [index for index, result in enumerate(results) if result.ok and result.drawn]
+    numbers = {results[index].drawn for index in drawn}
+    if len(drawn) < RANDOM_DEALS_COMPARED or len(numbers) != 1:
+        return tuple(results)
+    last = results[drawn[-1]]
+    why = (
+        f"every random deal of this boot drew deal {last.drawn} ({len(drawn)} deals): "
+        "RETURN alone at the deal number's prompt must choose one at random"
+    )
+    return (*results[: drawn[-1]], replace(last, ok=False, error=why), *results[drawn[-1] + 1 :])
 
 
 def check_header(transcript: Transcript, game: int, deal: Deal) -> None:
@@ -530,16 +640,18 @@ def check_header(transcript: Transcript, game: int, deal: Deal) -> None:
             )
 
 
-def check_screens(transcript: Transcript, steps: Sequence[Step]) -> None:
+def check_screens(transcript: Transcript, steps: Sequence[Step], drawn: int | None = None) -> None:
     """Each SCREEN checksum must be the screen the engine's table makes after that
-    step of the test mode's player; the first that is not names the step and, as
-    far as one checksum tells, the place."""
+    step of the test mode's player (``drawn``: the number the deal's random deal
+    drew, for the screens that show it); the first that is not names the step and,
+    as far as one checksum tells, the place."""
     shown = transcript.screens
     for number, ((line, value), step) in enumerate(zip(shown, steps, strict=False), 1):
-        if step.screen is not None and value != step.screen.checksum():
+        screen = step.screen_for(drawn)
+        if screen is not None and value != screen.checksum():
             raise MachfsolError(
                 f"{transcript.name}:{line}: screen {number} of {len(steps)}, after "
-                f"{step.what}: {diagnose(step.screen, value)}"
+                f"{step.what}: {diagnose(screen, value)}"
             )
     if len(shown) < len(steps):
         where = f"{transcript.name}:{shown[-1][0]}" if shown else transcript.name
