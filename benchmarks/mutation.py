@@ -35,7 +35,8 @@ report, beside the commits the checks came from: verdicts made before a change o
 checks are yours to judge again, e.g. with ``--again``); ``--tally`` judges nothing:
 the figures of the ``--json`` report (with today's list of equivalents) and its
 survivors; ``--again OLD.json`` only the survivors of an earlier report, judged again
-with today's checks and list of equivalents; ``--os-rom F --basic-rom F``: the
+with today's checks and list of equivalents (with ``--json OLD.json --resume``, their
+new verdicts replace the old in that report); ``--os-rom F --basic-rom F``: the
 default verification as it runs with your own ROM images (``$A8_OS_ROM`` and
 ``$A8_BASIC_ROM``), e.g. the genuine XL OS and Atari BASIC rev. C, whose arithmetic
 may take paths the built-in ROMs' does not.
@@ -286,6 +287,8 @@ def main() -> int:
         report = Report.resumed(args.json, source_sha256, every, known)
     verdicts = [report.verdicts[m.name] for m in chosen if m.name in report.verdicts]
     todo = [m for m in chosen if m.name not in report.verdicts]
+    if args.again is not None and not args.tally:  # judged again, whatever --json holds
+        verdicts, todo = [], chosen
     print(f"{len(chosen)} mutants of lines {args.lines} of {source.name}", flush=True)
     if verdicts:
         print(f"{len(verdicts)} judged already ({args.json}), {len(todo)} to judge", flush=True)
