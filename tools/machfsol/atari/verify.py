@@ -74,14 +74,16 @@ DEFAULT_PLAN: Final = ((52, (*range(1, 61), 195, 386, 65537, 2147483646)),)
 #: game is won with the 2 of a suit its last card up, so that undoing the last move
 #: leaves that Ace pile at its Ace (.1; 28145 is the plan's 82nd deal, which undoes
 #: every move after play-all); then 65535 and 65536, the deal numbers either side of
-#: the shuffle's split into two 16-bit halves (lines 600-601: 65536's low half is 0).
+#: the shuffle's split into two 16-bit halves (lines 600-601: 65536's low half is 0);
+#: and 99999, whose number typed splits into 100,000s with the low part at its
+#: largest (line 8053's bound).
 DEFAULT_PAL_PLAN: Final = (
     *((deck, (1, 2)) for deck in range(48, 19, -4)),
-    (52, (28079, 28145, 65535, 65536)),
+    (52, (28079, 28145, 65535, 65536, 99999)),
 )
 DEFAULT_PLAN_TEXT: Final = (
     "seeds 1-60,195,386,65537,2147483646 of 52 cards; on a PAL machine 1-2 of every "
-    "other size, 28079,28145,65535,65536 of 52 cards"
+    "other size, 28079,28145,65535,65536,99999 of 52 cards"
 )
 #: The seeds of --deck without --seeds.
 DEFAULT_SEEDS: Final = "1-100"
