@@ -75,15 +75,21 @@ DEFAULT_PLAN: Final = ((52, (*range(1, 61), 195, 386, 65537, 2147483646)),)
 #: leaves that Ace pile at its Ace (.1; 28145 is the plan's 82nd deal, which undoes
 #: every move after play-all); then 65535 and 65536, the deal numbers either side of
 #: the shuffle's split into two 16-bit halves (lines 600-601: 65536's low half is 0);
-#: and 99999, whose number typed splits into 100,000s with the low part at its
-#: largest (line 8053's bound).
+#: deals 4 and 7 of 20 cards, won by play-all (their places give them P) with a King
+#: pile's top its Ace pile wants left when the last card goes up, from the discard pile
+#: and from the stock: with no tableau, the only deals whose last card comes from
+#: there, where autoplay must stop at the win (lines 5 and 109 go on at 101) rather
+#: than move that top; last, 99999, whose number typed splits into 100,000s with the
+#: low part at its largest (line 8053's bound).
 DEFAULT_PAL_PLAN: Final = (
     *((deck, (1, 2)) for deck in range(48, 19, -4)),
-    (52, (28079, 28145, 65535, 65536, 99999)),
+    (52, (28079, 28145, 65535, 65536)),
+    (20, (4, 7)),
+    (52, (99999,)),
 )
 DEFAULT_PLAN_TEXT: Final = (
     "seeds 1-60,195,386,65537,2147483646 of 52 cards; on a PAL machine 1-2 of every "
-    "other size, 28079,28145,65535,65536,99999 of 52 cards"
+    "other size, 28079,28145,65535,65536 of 52 cards, 4,7 of 20 cards, 99999 of 52 cards"
 )
 #: The seeds of --deck without --seeds.
 DEFAULT_SEEDS: Final = "1-100"
