@@ -188,8 +188,10 @@ class Report:
         cls, path: Path, source_sha256: str, every: list[Mutant], known: dict[str, str]
     ) -> Report:
         """The report at ``path`` (--resume; empty if there is none yet), which must be
-        of today's source; a mutant listed as equivalent since is equivalent, whatever
-        the run found."""
+        of today's source. A survivor listed as equivalent since is equivalent; one no
+        longer listed that the report calls equivalent is left out, to be judged again
+        (its run's verdict was not kept); a killed one stays killed, and the list's
+        reason for it is said to be wrong (:func:`contradicted`)."""
         if not path.exists():
             return cls(source_sha256, (), {})
         made_from, commits, verdicts = _verdicts(path)
@@ -204,7 +206,9 @@ class Report:
             for v in verdicts:
                 mutant = by_name[str(v["name"])]
                 outcome, detail = str(v["outcome"]), str(v["detail"])
-                if mutant.name in known and outcome in ("killed", "survived"):
+                if outcome == "equivalent" and mutant.name not in known:
+                    continue
+                if mutant.name in known and outcome == "survived":
                     outcome, detail = "equivalent", known[mutant.name]
                 kept[mutant.name] = Verdict(mutant, outcome, detail, float(v["seconds"]))
         except (ValueError, TypeError, KeyError) as error:
@@ -220,6 +224,12 @@ class Report:
             "verdicts": [v.as_json() for v in sorted(self.verdicts.values(), key=_order)],
         }
         write_atomically(path, (json.dumps(data, indent=1) + "\n").encode("utf-8"))
+
+
+def contradicted(report: Report, known: dict[str, str]) -> list[str]:
+    """The mutants benchmarks/mutation-equivalents.txt lists whose verification failed:
+    a player can tell them from the program, so their reasons are wrong."""
+    return [name for name, v in report.verdicts.items() if name in known and v.outcome == "killed"]
 
 
 def _commit() -> str:
@@ -285,6 +295,8 @@ def main() -> int:
         if args.tally and not args.json.exists():
             sys.exit(f"mutation.py: {args.json}: no such report")
         report = Report.resumed(args.json, source_sha256, every, known)
+    for name in contradicted(report, known):
+        print(f"listed as equivalent, but killed: {name} (a wrong reason, or a kill to look at)")
     verdicts = [report.verdicts[m.name] for m in chosen if m.name in report.verdicts]
     todo = [m for m in chosen if m.name not in report.verdicts]
     if args.again is not None and not args.tally:  # judged again, whatever --json holds

@@ -96,3 +96,26 @@ def test_the_survivors_of_either_form_of_report(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     assert benchmark._survivors(old) == {(96, None, 44)}
+
+
+def test_an_equivalent_taken_off_the_list_is_judged_again(tmp_path: Path) -> None:
+    """A report calls a listed survivor equivalent; once the list no longer has it,
+    the report's verdict is dropped (the run's was not kept), and a killed mutant
+    the list names is reported as a contradiction, not counted as equivalent."""
+    benchmark = load_benchmark()
+    text = read_source().text
+    sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    listed = benchmark.equivalents()
+    every = list(benchmark.mutants(text))
+    dropped, killed = [m for m in every if m.name in listed][:2]
+    path = tmp_path / "report.json"
+    judged = {
+        dropped.name: benchmark.Verdict(dropped, "equivalent", listed[dropped.name], 50.0),
+        killed.name: benchmark.Verdict(killed, "killed", "v2 deck 52 seed 9: ...", 8.0),
+    }
+    benchmark.Report(sha, (), judged).write(path, "abc")
+    shorter = {name: why for name, why in listed.items() if name != dropped.name}
+    again = benchmark.Report.resumed(path, sha, every, shorter)
+    assert list(again.verdicts) == [killed.name]
+    assert again.verdicts[killed.name].outcome == "killed"
+    assert benchmark.contradicted(again, shorter) == [killed.name]
