@@ -167,11 +167,12 @@ def test_the_default_plan_plays_its_last_deals_on_a_pal_machine() -> None:
         (52, 65536),
         (20, 4),
         (20, 7),
-        (52, 99999),
+        *((52, seed) for seed in (99999, 86, 101, 109, 90, 69)),
     ]
     assert all(batch.tv is None for batch in batches if batch.deck == 52 and batch.seeds[0] == 1)
     # the PAL deals are the plan's last, with their extras from their places in it
-    assert [d.extras for d in pal[:23]] == [d.extras for d in plan.deal_list()[-23:]]
+    assert [d.extras for d in pal[:28]] == [d.extras for d in plan.deal_list()[-28:]]
+    assert [d.extras for d in pal[26:28]] == ["HK", "HUKE"]  # 90 and 69
     # those of 20 cards, won by play-all (P) with their last card from the discard
     # pile and from the stock
     assert all("P" in d.extras for d in pal[20:22])

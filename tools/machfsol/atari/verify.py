@@ -79,17 +79,22 @@ DEFAULT_PLAN: Final = ((52, (*range(1, 61), 195, 386, 65537, 2147483646)),)
 #: pile's top its Ace pile wants left when the last card goes up, from the discard pile
 #: and from the stock: with no tableau, the only deals whose last card comes from
 #: there, where autoplay must stop at the win (lines 5 and 109 go on at 101) rather
-#: than move that top; last, 99999, whose number typed splits into 100,000s with the
-#: low part at its largest (line 8053's bound).
+#: than move that top; 99999, whose number typed splits into 100,000s with the low
+#: part at its largest (line 8053's bound); last, 86, 101, 109, 90 and 69, whose
+#: places give the last two hints from late in the game (K): there MACHFSOL.2's first
+#: hint comes where the first King pile's top is the one card an Ace pile wants, of
+#: hearts (90) and of diamonds (69), which line 610 counts (found by search; the
+#: first three play-all and undo).
 DEFAULT_PAL_PLAN: Final = (
     *((deck, (1, 2)) for deck in range(48, 19, -4)),
     (52, (28079, 28145, 65535, 65536)),
     (20, (4, 7)),
-    (52, (99999,)),
+    (52, (99999, 86, 101, 109, 90, 69)),
 )
 DEFAULT_PLAN_TEXT: Final = (
     "seeds 1-60,195,386,65537,2147483646 of 52 cards; on a PAL machine 1-2 of every "
-    "other size, 28079,28145,65535,65536 of 52 cards, 4,7 of 20 cards, 99999 of 52 cards"
+    "other size, 28079,28145,65535,65536 of 52 cards, 4,7 of 20 cards, "
+    "99999,86,101,109,90,69 of 52 cards"
 )
 #: The seeds of --deck without --seeds.
 DEFAULT_SEEDS: Final = "1-100"
