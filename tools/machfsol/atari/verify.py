@@ -84,17 +84,20 @@ DEFAULT_PLAN: Final = ((52, (*range(1, 61), 195, 386, 65537, 2147483646)),)
 #: places give the last two hints from late in the game (K): there MACHFSOL.2's first
 #: hint comes where the first King pile's top is the one card an Ace pile wants, of
 #: hearts (90) and of diamonds (69), which line 610 counts (found by search; the
-#: first three play-all and undo).
+#: first three play-all and undo); then 8 and 15 of 20 cards, after a lost game of 52:
+#: a deck with no tableau, whose spaces the lay-out must empty itself (line 652: the
+#: last deal's cards left there make the policy rescue from a space that is not there).
 DEFAULT_PAL_PLAN: Final = (
     *((deck, (1, 2)) for deck in range(48, 19, -4)),
     (52, (28079, 28145, 65535, 65536)),
     (20, (4, 7)),
     (52, (99999, 86, 101, 109, 90, 69)),
+    (20, (8, 15)),
 )
 DEFAULT_PLAN_TEXT: Final = (
     "seeds 1-60,195,386,65537,2147483646 of 52 cards; on a PAL machine 1-2 of every "
     "other size, 28079,28145,65535,65536 of 52 cards, 4,7 of 20 cards, "
-    "99999,86,101,109,90,69 of 52 cards"
+    "99999,86,101,109,90,69 of 52 cards, 8,15 of 20 cards"
 )
 #: The seeds of --deck without --seeds.
 DEFAULT_SEEDS: Final = "1-100"
