@@ -170,10 +170,12 @@ def test_the_default_plan_plays_its_last_deals_on_a_pal_machine() -> None:
         *((52, seed) for seed in (99999, 86, 101, 109, 90, 69)),
         (20, 8),
         (20, 15),
+        (52, 2633),
     ]
     assert all(batch.tv is None for batch in batches if batch.deck == 52 and batch.seeds[0] == 1)
     # the PAL deals are the plan's last, with their extras from their places in it
-    assert [d.extras for d in pal[:30]] == [d.extras for d in plan.deal_list()[-30:]]
+    assert [d.extras for d in pal[:31]] == [d.extras for d in plan.deal_list()[-31:]]
+    assert "H" in pal[30].extras  # 2633: a hint where the policy digs five deep
     assert [d.extras for d in pal[26:28]] == ["HK", "HUKE"]  # 90 and 69
     # those of 20 cards, won by play-all (P) with their last card from the discard
     # pile and from the stock

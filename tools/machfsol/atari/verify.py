@@ -86,18 +86,23 @@ DEFAULT_PLAN: Final = ((52, (*range(1, 61), 195, 386, 65537, 2147483646)),)
 #: hearts (90) and of diamonds (69), which line 610 counts (found by search; the
 #: first three play-all and undo); then 8 and 15 of 20 cards, after a lost game of 52:
 #: a deck with no tableau, whose spaces the lay-out must empty itself (line 652: the
-#: last deal's cards left there make the policy rescue from a space that is not there).
+#: last deal's cards left there make the policy rescue from a space that is not there);
+#: last, 2633 of 52 cards, where MACHFSOL.2's policy finds its rescue by digging to the
+#: bottom of a discard pile of five, with five rescues (line 121's bound; found by search,
+#: seeds 1-100,000 have two such deals in MACHFSOL.2 and none in MACHFSOL.1; its place
+#: gives it a hint at every move).
 DEFAULT_PAL_PLAN: Final = (
     *((deck, (1, 2)) for deck in range(48, 19, -4)),
     (52, (28079, 28145, 65535, 65536)),
     (20, (4, 7)),
     (52, (99999, 86, 101, 109, 90, 69)),
     (20, (8, 15)),
+    (52, (2633,)),
 )
 DEFAULT_PLAN_TEXT: Final = (
     "seeds 1-60,195,386,65537,2147483646 of 52 cards; on a PAL machine 1-2 of every "
     "other size, 28079,28145,65535,65536 of 52 cards, 4,7 of 20 cards, "
-    "99999,86,101,109,90,69 of 52 cards, 8,15 of 20 cards"
+    "99999,86,101,109,90,69 of 52 cards, 8,15 of 20 cards, 2633 of 52 cards"
 )
 #: The seeds of --deck without --seeds.
 DEFAULT_SEEDS: Final = "1-100"
