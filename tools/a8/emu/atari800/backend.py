@@ -8,7 +8,11 @@ writes ``~/.atari800.cfg``, so several runs may go on at once.
 
 The emulator always ends: at the end of the script the session pauses it in its
 monitor and quits, so a normal run exits with status 0; on a wall-clock timeout,
-or if it stops reading, it is killed.
+or if it stops reading, it is killed. A harness that is itself killed (SIGKILL, a
+CI job's time limit) cannot end it, and an orphaned atari800 reading a playback
+pipe nobody writes spins and fills its log: on Linux it is started through
+util-linux's ``setpriv --pdeathsig KILL``, which has the kernel kill it when the
+process (the thread) that started it dies (:func:`bound_to_caller`).
 
 Screen checksums: every playback frame carries a checksum of the screen, which
 atari800 compares and, when they differ, logs "adler32 does not match" (and would
@@ -24,8 +28,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -76,7 +82,7 @@ class Atari800:
             os.mkfifo(pipe)
             hdir = options.hdir if options.hdir is not None else work / "h"
             hdir.mkdir(parents=True, exist_ok=True)
-            command = command_line(options, executable, config, pipe, hdir)
+            command = bound_to_caller(command_line(options, executable, config, pipe, hdir))
             log_path = work / "atari800.log"
             watcher = KeyWatcher() if watches_keys(options, script) else None
             looks = Looks(rom_checks(options, roms), watcher)
@@ -122,6 +128,21 @@ class Atari800:
                 key_presses=presses,
             )
         )
+
+
+def bound_to_caller(command: list[str]) -> list[str]:
+    """``command`` run so that it dies with the thread that starts it, where the
+    system allows: Linux's parent-death signal, set by ``setpriv`` (util-linux, in
+    every Debian) before it executes the command (same process, same pid). Elsewhere
+    the command as it is: the run still ends it in every way but its caller's death.
+
+    Started from a worker thread, the emulator must be reaped before that thread
+    ends (every run is: :meth:`Atari800.run` waits for it).
+    """
+    setpriv = shutil.which("setpriv")
+    if sys.platform != "linux" or setpriv is None:
+        return command
+    return [setpriv, "--pdeathsig", "KILL", "--", *command]
 
 
 #: The backend the registry of :mod:`a8.emu.emulator` hands out as ``atari800``.
