@@ -2,8 +2,8 @@
 
 A harness killed outright (SIGKILL, a CI job's time limit) cannot end its emulator.
 Running frames, atari800 ends by itself at the end of its playback pipe; paused in
-its monitor or its menu (a jammed CPU waits there), it would go on reading a stdin
-nobody writes, spinning. The backend starts it so that the kernel kills it with its
+its monitor or its menu (a jammed CPU waits there), it can go on alone, reading a
+stdin nobody writes. The backend starts it so that the kernel kills it with its
 caller: here a stand-in (``sleep``) started the same way by a harness of its own,
 which is then killed.
 """
@@ -96,9 +96,7 @@ def test_without_setpriv_the_command_is_left_as_it_is(monkeypatch: pytest.Monkey
 
 
 @linux_only
-def test_the_backend_starts_atari800_bound(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, atari800: str
-) -> None:
+def test_the_backend_starts_atari800_bound(monkeypatch: pytest.MonkeyPatch, atari800: str) -> None:
     started: list[list[str]] = []
 
     def refuse(command: list[str], **_: object) -> None:
