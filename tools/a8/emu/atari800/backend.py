@@ -9,10 +9,11 @@ writes ``~/.atari800.cfg``, so several runs may go on at once.
 The emulator always ends: at the end of the script the session pauses it in its
 monitor and quits, so a normal run exits with status 0; on a wall-clock timeout,
 or if it stops reading, it is killed. A harness that is itself killed (SIGKILL, a
-CI job's time limit) cannot end it, and an orphaned atari800 reading a playback
-pipe nobody writes spins and fills its log: on Linux it is started through
-util-linux's ``setpriv --pdeathsig KILL``, which has the kernel kill it when the
-process (the thread) that started it dies (:func:`bound_to_caller`).
+CI job's time limit) cannot end it: running frames, atari800 stops at the end of its
+playback pipe, but paused in its monitor or stuck in its menu it can go on alone. So
+on Linux it is started through util-linux's ``setpriv --pdeathsig KILL``, which has
+the kernel kill it when the process (the thread) that started it dies
+(:func:`bound_to_caller`).
 
 Screen checksums: every playback frame carries a checksum of the screen, which
 atari800 compares and, when they differ, logs "adler32 does not match" (and would
