@@ -91,18 +91,26 @@ DEFAULT_PLAN: Final = ((52, (*range(1, 61), 195, 386, 65537, 2147483646)),)
 #: bottom of a discard pile of five, with five rescues (line 121's bound; found by search,
 #: seeds 1-100,000 have two such deals in MACHFSOL.2 and none in MACHFSOL.1; its place
 #: gives it a hint at every move).
+#: Two deals of every deck size but 52, the PAL plan's first groups.
+_EVERY_OTHER_SIZE: Final = tuple((deck, (1, 2)) for deck in range(48, 19, -4))
 DEFAULT_PAL_PLAN: Final = (
-    *((deck, (1, 2)) for deck in range(48, 19, -4)),
+    *_EVERY_OTHER_SIZE,
     (52, (28079, 28145, 65535, 65536)),
     (20, (4, 7)),
     (52, (99999, 86, 101, 109, 90, 69)),
     (20, (8, 15)),
     (52, (2633,)),
 )
-DEFAULT_PLAN_TEXT: Final = (
-    "seeds 1-60,195,386,65537,2147483646 of 52 cards; on a PAL machine 1-2 of every "
-    "other size, 28079,28145,65535,65536 of 52 cards, 4,7 of 20 cards, "
-    "99999,86,101,109,90,69 of 52 cards, 8,15 of 20 cards, 2633 of 52 cards"
+#: The default plan in a few words, for ``--help`` (made from the plans above).
+DEFAULT_PLAN_TEXT: Final = "; ".join(
+    [
+        *(f"seeds {format_seed_list(seeds)} of {deck} cards" for deck, seeds in DEFAULT_PLAN),
+        "on a PAL machine 1-2 of every other size, "
+        + ", ".join(
+            f"{format_seed_list(seeds)} of {deck} cards"
+            for deck, seeds in DEFAULT_PAL_PLAN[len(_EVERY_OTHER_SIZE) :]
+        ),
+    ]
 )
 #: The seeds of --deck without --seeds.
 DEFAULT_SEEDS: Final = "1-100"
