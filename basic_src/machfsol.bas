@@ -144,7 +144,7 @@
 # rules do when the discard pile or the stock has one; a foundation not while undo shows
 # them all afterwards, WD=1: the won game's transfer undone). Keys typed meanwhile wait
 # in the keyboard queue (10150).
-31 IF NOT RP THEN SN=SN+1:US(SN)=SR+F:UD(SN)=DS:SM=SN
+31 IF NOT RP THEN SN=SN+1:US$(SN)=CHR$(SR+F):UD$(SN)=CHR$(DS):SM=SN
 32 IF NOT DI THEN RETURN
 33 Q=DS:GOSUB 51:Q=SR:IF WD THEN IF PK(SR)>3 THEN RETURN
 34 IF PK(SR)=3 THEN IF NOT RP THEN IF WN OR P<=N THEN RETURN
@@ -170,7 +170,7 @@
 # foundation while WD=1 (33), as 76 shows them all. Here, right after the steps: its
 # RETURNs and its loop walk few lines.
 47 RP=(NM>0):IF NOT RP THEN LN$="NOTHING TO UNDO":GOTO 295
-48 SR=UD(SN):DS=US(SN):SN=SN-1:F=0:IF DS>31 THEN DS=DS-32:F=32
+48 SR=ASC(UD$(SN)):DS=ASC(US$(SN)):SN=SN-1:F=0:IF DS>31 THEN DS=DS-32:F=32
 49 GOSUB 60:GOSUB 10:IF F THEN 48
 50 NM=NM-1:RP=0:X=WD:WD=0:ON X GOTO 76:RETURN
 # 51 shows place Q: its top card (the stock: the cards left; the discard pile: its top and
@@ -231,8 +231,8 @@
 # made again as it was: its step, then its forced steps; RP=1: the stack is not pushed.
 91 IF SN>=SM THEN LN$="NOTHING TO REDO":GOTO 295
 92 RP=1:NM=NM+1
-93 SN=SN+1:SR=US(SN):DS=UD(SN):F=0:IF SR>31 THEN SR=SR-32:F=32
-94 GOSUB 60:GOSUB 10:IF SN<SM THEN IF US(SN+1)>31 THEN 93
+93 SN=SN+1:SR=ASC(US$(SN)):DS=ASC(UD$(SN)):F=0:IF SR>31 THEN SR=SR-32:F=32
+94 GOSUB 60:GOSUB 10:IF SN<SM THEN IF ASC(US$(SN+1))>31 THEN 93
 95 RP=0:RETURN
 # The moves made, on line 16; during play nothing after them (the end shows its time
 # there, 261, and keeps it while it is shown: EN=1).
@@ -265,7 +265,7 @@
 105 IF RC THEN 112
 106 IF P>N THEN SR=-1:RETURN
 107 C=D(P):IF NOT AP THEN SR=0:DS=1:RETURN
-108 NM=NM+1:P=P+1:WN=WN+1:W(WN)=C:SN=SN+1:US(SN)=0:UD(SN)=1:SM=SN:IF DI THEN SR=0:DS=1:GOSUB 33
+108 NM=NM+1:P=P+1:WN=WN+1:W(WN)=C:SN=SN+1:US$(SN)=CHR$(0):UD$(SN)=CHR$(1):SM=SN:IF DI THEN SR=0:DS=1:GOSUB 33
 109 IF FF(C) THEN SR=1:DS=FF(C):F=32:GOSUB 19:GOTO 101
 110 IF NOT WT(C) THEN 106
 111 SR=1:GOTO 190
@@ -297,7 +297,7 @@
 123 NEXT I
 124 IF P>N THEN 180
 125 C=D(P):IF NOT AP THEN SR=0:DS=1:RETURN
-126 NM=NM+1:P=P+1:WN=WN+1:W(WN)=C:SN=SN+1:US(SN)=0:UD(SN)=1:SM=SN:IF DI THEN SR=0:DS=1:GOSUB 33
+126 NM=NM+1:P=P+1:WN=WN+1:W(WN)=C:SN=SN+1:US$(SN)=CHR$(0):UD$(SN)=CHR$(1):SM=SN:IF DI THEN SR=0:DS=1:GOSUB 33
 127 IF FF(C) THEN SR=1:DS=FF(C):F=32:GOSUB 19:GOTO 101
 128 IF NOT WT(C) THEN 113
 129 SR=1:GOTO 190
@@ -425,7 +425,7 @@
 # transcript line after it (DI=0: the step itself writes and shows nothing).
 #T 270 REM REPLAY THE STEPS KEPT
 #T 271 IF J=M9 THEN RETURN
-#T 272 J=J+1:DS=UD(J):SR=US(J):F=0:IF SR>31 THEN SR=SR-32:F=32
+#T 272 J=J+1:DS=ASC(UD$(J)):SR=ASC(US$(J)):F=0:IF SR>31 THEN SR=SR-32:F=32
 #T 273 GOSUB 60:NM=NM+(F=0):GOSUB 10
 #T 274 PRINT #1;PN$(55+F/16,56+F/16);PN$(P3(SR),P3(SR)+2);PN$(P3(DS),P3(DS)+2);CO$(C+C+1,C+C+2):GOTO 271
 #
@@ -450,9 +450,12 @@
 263 TJ=PEEK(18)*65536+PEEK(19)*256+PEEK(20):Y9=INT((TJ-T8)/(60-10*(PEEK(53268)<2))):X=INT(Y9/60):Y9=Y9-60*X
 264 POSITION 12,16:PRINT "TIME ";X;":";:IF Y9<10 THEN PRINT 0;
 265 PRINT Y9;" ";
-266 LN$="YOU WON! ALL CARDS PLACED":IF FC<N THEN LN$="NO MORE MOVES: ":LN$(16)=STR$(FC)
+# The end's message (line 17, M7=1) and keys (line 18, M8=1), written in line as 296
+# writes a message: a GOSUB 295 here and its RETURN would each walk some 140 lines,
+# about a frame on genuine BASIC rev. C, and the last move has 60.
+266 M7=1:LN$="YOU WON! ALL CARDS PLACED":IF FC<N THEN LN$="NO MORE MOVES: ":LN$(16)=STR$(FC)
 267 IF FC<N THEN LN$(LEN(LN$)+1)=" CARDS PLACED"
-268 GOSUB 295:X=USR(TX,ADR("N NEW  T RESTART  U UNDO  O OPTIONS"),35,720,40):M8=1:RETURN
+268 X=USR(TX,ADR(LN$),LEN(LN$),680,40):X=USR(TX,ADR("N NEW  T RESTART  U UNDO  O OPTIONS"),35,720,40):M8=1:RETURN
 # 283: the game's clock, the jiffies since power-on (RTCLOK, locations 18-20). In test
 # mode 7680 first sets that clock from TM, which counts the steps the test mode typed,
 # a second each (7255), so that the time shown is the engine's too, read as a player's.
@@ -788,9 +791,9 @@
 # A$ (one character), FF, WT, PT, SU, RK, FB, TB, FA, TA, KT and KH first and in this
 # order: the set-up and a new deal find them from A$ (11040, 82).
 10020 DIM A$(1),FF(51),WT(53),PT(52),SU(51),RK(51),FB(51),TB(51),FA(51),TA(51),KT(3),KH(3)
-10030 DIM D(53),W(52),T(7),IT(53),AN(3),UN(51),PK(17),P3(17),PX(17),PY(17),US(208),UD(208)
+10030 DIM D(53),W(52),T(7),IT(53),AN(3),UN(51),PK(17),P3(17),PX(17),PY(17)
 10040 DIM CD$(104),PL$(36),L$(40),RL$(13),SN$(4),SL$(32),LN$(40),BL$(40),DL$(52)
-10045 DIM TN$(29),KQ$(256),CE$(108),DS$(10)
+10045 DIM TN$(29),KQ$(256),CE$(108),DS$(10),US$(208),UD$(208)
 # Keys typed from now on are kept, in order (10150).
 10050 GOSUB 10150
 10070 PL$="S W T1T2T3T4T5T6T7T8ASAHACADKSKHKCKD"
