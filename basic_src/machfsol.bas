@@ -31,8 +31,8 @@
 # always -1), TA and TB the cards that may be put on it (53: none), WT how many
 # foundations take it now, IT in the tableau when it is GN (the deal's number).
 # Kept by the steps for the policy (see 10): RC the tableau's cards a foundation takes
-# ("rescues"), KA the suits whose Ace pile takes a King-pile top. US and UD(1..SN)
-# every step made (the undo stack, see 10), NM the player's moves; RP=1 while undoing or
+# ("rescues"), KA the suits whose Ace pile takes a King-pile top. US$ and UD$, characters
+# 1..SN: every step made (the undo stack, see 10), NM the player's moves; RP=1 while undoing or
 # replaying; AP=1 while autoplaying (196). LG=1 writes the lay-out's steps to #1.
 # Place tables: PK(P) its kind (1 stock, 2 discard, 3 tableau, 4 Ace, 5 King pile),
 # P3(P) where its name starts in PN$ (test mode).
@@ -112,9 +112,11 @@
 # KH(K), the rank of King pile K's top (KE when empty, see 651), is kept for the rescues'
 # distance (113).
 #
-# The step also keeps the undo stack (RP=0): US(SN)=SR+F and UD(SN)=DS for every step,
-# the forced ones (F=32) too (two arrays: no multiplication to keep it, no division to
-# read it back); a player's move is its own step (F=0) and the forced steps after it, so
+# The step also keeps the undo stack (RP=0): character SN of US$ is SR+F, of UD$ DS, for
+# every step, the forced ones (F=32) too (two strings, 10045: no multiplication to keep
+# it, no division to read it back, and a byte a step where an array's number takes 6:
+# 2 KB more for a player's lines; a string's index costs no addition, as a PEEK of an
+# address would, and ASC reads as fast as an array); a player's move is its own step (F=0) and the forced steps after it, so
 # undo (47) reverses steps back to one with F=0. Nothing else is needed to reverse a step:
 # the card is the top of its destination, and the step back is an ordinary step, with two
 # kinds only undo uses (70: a card back down from an Ace pile, 58: back onto the stock).
