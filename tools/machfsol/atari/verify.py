@@ -65,6 +65,8 @@ from machfsol.errors import UsageError
 #: digits); then, on a PAL machine, :data:`DEFAULT_PAL_PLAN`. In a minute on two cores
 #: (docs/VERIFY.md).
 DEFAULT_PLAN: Final = ((52, (*range(1, 61), 195, 386, 65537, 2147483646)),)
+#: Two deals of every deck size but 52, the PAL plan's first groups.
+_EVERY_OTHER_SIZE: Final = tuple((deck, (1, 2)) for deck in range(48, 19, -4))
 #: The default plan's last deals, played in boots of a PAL machine of their own (50
 #: jiffies a second: the time a game took is counted in them, line 263), whatever the
 #: TV standard asked for the rest: two deals of every other deck size (each through the
@@ -91,8 +93,6 @@ DEFAULT_PLAN: Final = ((52, (*range(1, 61), 195, 386, 65537, 2147483646)),)
 #: bottom of a discard pile of five, with five rescues (line 121's bound; found by search,
 #: seeds 1-100,000 have two such deals in MACHFSOL.2 and none in MACHFSOL.1; its place
 #: gives it a hint at every move).
-#: Two deals of every deck size but 52, the PAL plan's first groups.
-_EVERY_OTHER_SIZE: Final = tuple((deck, (1, 2)) for deck in range(48, 19, -4))
 DEFAULT_PAL_PLAN: Final = (
     *_EVERY_OTHER_SIZE,
     (52, (28079, 28145, 65535, 65536)),
