@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 
 from a8.basic import tokenize
+from a8.basic.atascii import Encoding
+from a8.basic.convert import list_program
 from a8.disk.boot import (
     MENU_SECTOR,
     RUN_COMMAND,
@@ -18,6 +20,7 @@ from a8.disk.boot import (
 )
 from a8.disk.check import check_disk
 from a8.disk.dos2 import Density, Dos2Disk
+from a8.disk.packed import pack_program
 from a8.emu.emulator import EmulatorOptions, Machine, RunResult, run
 from a8.emu.script import Script
 from tests.a8.disk.corpus_disks import corpus_disk
@@ -237,3 +240,44 @@ def test_read_error_gives_a_message(
     errors = [line for line in lines if line.split()[:1] == ["Error-"]]  # Altirra BASIC's
     assert len(errors) == 1
     assert int((hdir / "E.TXT").read_bytes()[:-1]) >= 128  # an SIO error status
+
+
+def long_marker_program(variant: int) -> bytes:
+    """marker_program with 150 lines more: some 30 sectors, which packing makes some 10."""
+    lines = [f'10 PRINT "PROGRAM {variant}"', f"20 POKE 1536,{variant}", "30 END"]
+    lines += [f'{100 + i} PRINT "LINE {i} OF A LONGER PROGRAM";{i * 7}' for i in range(150)]
+    return tokenize("\n".join(lines) + "\n")
+
+
+@pytest.mark.emulator
+@pytest.mark.slow
+@pytest.mark.parametrize("machine", ["xl", "800"])
+@pytest.mark.parametrize("sio_patch", [True, False], ids=["sio-patch", "nopatch"])
+def test_boot_menu_runs_a_packed_program(
+    atari800: str, tmp_path: Path, machine: Machine, sio_patch: bool
+) -> None:
+    """The menu loads the stub, the stub unpacks: BASIC runs and lists the program packed."""
+    program = long_marker_program(2)
+    disk = Dos2Disk.new(source="P.ATR")
+    disk.add_file("LONG.BAS", program)
+    disk.add_file("LONG.PK", pack_program(program))
+    assert len(disk.chain(disk.find("LONG.PK"))) < len(disk.chain(disk.find("LONG.BAS"))) / 2
+    install_boot_menu(disk, [MenuEntry.parse("LONG.PK=Packed")], "")
+    path = tmp_path / "P.ATR"
+    path.write_bytes(disk.to_bytes())
+    script = (
+        Script()
+        .wait(BOOT_FRAMES)
+        .key("1")
+        .wait(LOAD_FRAMES)
+        .screenshot(str(tmp_path / "ran.png"))
+        .type(CHECK_RUN)
+        .wait_for_file("RAN.TXT", 600)
+        .type('LIST "H1:P.LST"\n')
+        .wait_for_file("P.LST", 600)
+    )
+    result, hdir = boot(tmp_path, path, script, machine=machine, sio_patch=sio_patch)
+    assert result.reason == "script-end", result.log
+    assert screen_text(result).startswith("  1 Packed\n")  # the menu stays on the screen
+    assert (hdir / "RAN.TXT").read_bytes() == b"2\x9b"
+    assert (hdir / "P.LST").read_bytes() == list_program(program, encoding=Encoding.ATASCII)

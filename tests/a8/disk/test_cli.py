@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from a8.basic import tokenize
 from a8.cli import main
 from a8.disk.atr import AtrImage
 from a8.disk.cli import PAST_THE_END
 from a8.disk.dos2 import Dos2Disk
+from a8.disk.packed import unpack_program
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -384,3 +386,25 @@ def test_a_name_no_dos_takes_is_refused_naming_the_disk(
     before = path.read_bytes()
     assert one_line_error(capsys, *args).startswith(f"{path}: ")
     assert path.read_bytes() == before
+
+
+def test_add_packed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--packed stores the stub and the packed program; anything but BASIC is refused."""
+    disk = tmp_path / "D.ATR"
+    program = tmp_path / "GAME.BAS"
+    lines = "".join(f'{10 * n} PRINT "A LINE THAT COMES BACK";{n}\n' for n in range(1, 200))
+    program.write_bytes(tokenize(lines))
+    assert run(capsys, "new", str(disk))[0] == 0
+    assert run(capsys, "add", str(disk), str(program), "--name", "GAME.PK", "--packed")[0] == 0
+    stored = Dos2Disk(AtrImage.read(disk)).read_file("GAME.PK")
+    assert unpack_program(stored) == program.read_bytes()
+    assert len(stored) < len(program.read_bytes()) / 2
+    before = disk.read_bytes()
+    text = tmp_path / "NOTES.TXT"
+    text.write_bytes(b"not a program\x9b")
+    status, out, err = run(capsys, "add", str(disk), str(text), "--packed")
+    assert status == 1 and out == ""
+    assert (
+        err == f"{text}: byte 0: not an Atari BASIC SAVE file (its first two bytes must be 00 00)\n"
+    )
+    assert disk.read_bytes() == before

@@ -92,6 +92,8 @@ class Atari:
     sio_sectors: list[int] = field(default_factory=list)
     #: GET BYTE calls made by cio_get
     calls: int = 0
+    #: where code may run (the packed programs' unpacker adds its own)
+    code_ranges: tuple[range, ...] = (LOADER_RAM,)
 
     def __post_init__(self) -> None:
         self.memory = RecordingRam(0, rom=BASIC_ROM if self.basic else range(0))
@@ -118,6 +120,16 @@ class Atari:
     ) -> str:
         """JSR ``address`` and run until it returns or halts (branches to itself)."""
         self._push_word(SENTINEL - 1)
+        return self.run(address, x=x, on_step=on_step)
+
+    def run(
+        self,
+        address: int,
+        *,
+        x: int = 0,
+        on_step: Callable[[int], None] | None = None,
+    ) -> str:
+        """Run from ``address`` (the stack set up) until SENTINEL or a halt."""
         self.mpu.pc, self.mpu.x = address, x
         for _ in range(200_000):
             pc = self.mpu.pc
@@ -128,7 +140,7 @@ class Atari:
             if pc == SIOV:
                 self._sio()
             else:
-                assert pc in LOADER_RAM, f"the loader jumped to ${pc:04X}"
+                assert any(pc in r for r in self.code_ranges), f"a jump to ${pc:04X}"
                 self.mpu.step()
                 if self.mpu.pc == pc:
                     return "halted"

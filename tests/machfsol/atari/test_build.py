@@ -8,8 +8,10 @@ import pytest
 
 from a8.basic.program import Program
 from a8.disk.atr import AtrImage
+from a8.disk.boot import menu_start_sectors
 from a8.disk.check import check_disk
 from a8.disk.dos2 import Dos2Disk
+from a8.disk.packed import unpack_program
 from a8.emu.emulator import EmulatorOptions, Machine, run
 from a8.emu.script import Script
 from machfsol.atari.basic_game import overlay_listing, to_atascii
@@ -24,7 +26,8 @@ def test_build_is_deterministic_and_clean(tmp_path: Path) -> None:
     assert main(["build", "-o", str(second)]) == 0
     assert first.read_bytes() == second.read_bytes()
     disk = Dos2Disk(AtrImage.read(first))
-    assert [str(e.name) for e in disk.files()] == ["MACHFSOL.1", "MACHFSOL.2"]
+    names = ["MACHFSOL.1", "MACHFSOL.2", "MACHFSOL.PK1", "MACHFSOL.PK2"]
+    assert [str(e.name) for e in disk.files()] == names
     assert disk.image.sector_count == 720 and disk.image.sector_size == 128
     assert check_disk(disk) == []
     boot = disk.image.read_sector(1)
@@ -32,6 +35,13 @@ def test_build_is_deterministic_and_clean(tmp_path: Path) -> None:
     for variant in (1, 2):
         program = Program.from_bytes(disk.read_file(f"MACHFSOL.{variant}"))
         assert f"D:MACHFSOL.{variant}".encode() in program.immediate  # SAVE "D:MACHFSOL.N"
+        # the menu runs the packed copy, which unpacks to the program itself
+        packed = disk.read_file(f"MACHFSOL.PK{variant}")
+        assert unpack_program(packed) == disk.read_file(f"MACHFSOL.{variant}")
+    assert menu_start_sectors(
+        disk.image.read_sector(1) + disk.image.read_sector(2) + disk.image.read_sector(3),
+        disk.image.read_sector(720),
+    ) == [disk.find(f"MACHFSOL.PK{variant}").start for variant in (1, 2)]
 
 
 def test_the_committed_disk_is_up_to_date(tmp_path: Path) -> None:

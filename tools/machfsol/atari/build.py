@@ -2,9 +2,11 @@
 
 The disk is an ordinary DOS 2.0S single-density disk holding the two tokenized
 programs MACHFSOL.1 and MACHFSOL.2 (the eight-character name, the variant as the
-extension: ``MACHFSOL1`` would be nine characters, which DOS 2 refuses), with the
-boot menu of :mod:`a8.disk.boot` in sectors 1-3 so that it boots straight into the
-games on a machine with BASIC.
+extension: ``MACHFSOL1`` would be nine characters, which DOS 2 refuses), for DOS and
+for players who edit them, and their packed copies MACHFSOL.PK1 and MACHFSOL.PK2
+(:mod:`a8.disk.packed`: a third fewer sectors to load), with the boot menu of
+:mod:`a8.disk.boot` in sectors 1-3 that runs the packed copies, so that it boots
+straight into the games on a machine with BASIC.
 
 The programs are generated from the one source (basic_src/machfsol.bas, shipped in the
 package: :mod:`machfsol.atari.places`) by :mod:`machfsol.atari.basic_game`, without
@@ -19,6 +21,7 @@ from __future__ import annotations
 from a8.basic import tokenize
 from a8.disk.boot import MenuEntry, install_boot_menu
 from a8.disk.dos2 import Density, Dos2Disk, FileName
+from a8.disk.packed import pack_program
 from machfsol.atari.basic_game import (
     PROGRAM_NAMES,
     VARIANTS,
@@ -40,6 +43,11 @@ def title_of(variant: int) -> str:
 
 def file_name_of(variant: int) -> FileName:
     return FileName.parse(PROGRAM_NAMES[variant])
+
+
+def packed_name_of(variant: int) -> FileName:
+    """The packed copy the boot menu runs (:mod:`a8.disk.packed`): MACHFSOL.PK1."""
+    return FileName.parse(f"{PROGRAM_NAMES[variant].split('.')[0]}.PK{variant}")
 
 
 def game_programs(source: BasicSource | None = None) -> dict[int, bytes]:
@@ -65,6 +73,9 @@ def build_disk(programs: dict[int, bytes], source: str = DISK_NAME) -> Dos2Disk:
     disk = Dos2Disk.new(Density.SINGLE, source)
     for variant in VARIANTS:
         disk.add_file(file_name_of(variant), programs[variant])
-    entries = [MenuEntry(file_name_of(v), title_of(v)) for v in VARIANTS]
+    for variant in VARIANTS:
+        name = packed_name_of(variant)
+        disk.add_file(name, pack_program(programs[variant], file=str(name)))
+    entries = [MenuEntry(packed_name_of(v), title_of(v)) for v in VARIANTS]
     install_boot_menu(disk, entries, DISK_TITLE)
     return disk
