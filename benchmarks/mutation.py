@@ -1,6 +1,6 @@
 """Mutation benchmark: does the default ``machfsol verify`` catch a changed game?
 
-Usage: .venv/bin/python benchmarks/mutation.py [--lines A-B] [--every N] [--jobs J]
+Usage: .venv/bin/python benchmarks/mutation.py [--lines A-B,...] [--every N] [--jobs J]
        [--json REPORT.json [--resume]] [--again OLD.json]
 
 Makes the mutants of the game's lines below 10000 in basic_src/machfsol.bas
@@ -26,9 +26,10 @@ the program closes it; no later boot starts): the verdict is the default
 verification's, as every deal before the failed one passed.
 
 ``--every N`` takes every N-th mutant (a quicker sample); ``--lines A-B`` only lines
-A to B; ``--json REPORT.json`` writes every verdict there, the file rewritten as each
-comes, so that a stopped run keeps them; ``--resume`` goes on with that report (a run
-over every line takes hours: it may take several sittings, and runs of other
+A to B (or several spans: ``--lines 198,250-269``); ``--json REPORT.json`` writes every
+verdict there, the file rewritten as each comes, so that a stopped run keeps them;
+``--resume`` goes on with that report (a run over every line takes hours: it may take
+several sittings, and runs of other
 ``--lines`` add to the same report): its verdicts are kept, only the mutants it has
 not judged are run, and it must come from today's source (its SHA-256 is in the
 report, beside the commits the checks came from: verdicts made before a change of the
@@ -145,6 +146,29 @@ def judge(
     return Verdict(mutant, "survived", "", time.monotonic() - started)
 
 
+def original_failure(
+    source: BasicSource,
+    original: dict[int, bytes],
+    options: EmulatorOptions | None,
+    seconds: int,
+) -> str | None:
+    """The default verification's first failure on the unchanged source (None: it
+    passes). A mutant is killed when a deal fails: with the original failing too, every
+    mutant would be, and the score would say nothing."""
+    with tempfile.TemporaryDirectory(prefix="original-") as folder:
+        work = Path(folder)
+        disk = game_disk(work / "ORIGINAL.ATR", original)
+        plan = Plan.default(disk_launches(disk, (1, 2), source))
+        verification = verify(
+            plan, work, jobs=2, deal_frames=seconds * 60, options=options, stop_on_failure=True
+        )
+        if not verification.failures:
+            return None
+        failed = verification.failures[0]
+        where = f"v{failed.variant} deck {failed.deck} seed {failed.seed}"
+        return f"{where}: {(failed.error or '').replace(str(work), '')}"
+
+
 def _verdicts(report: Path) -> tuple[str | None, list[str], list[dict[str, Any]]]:
     """An earlier report (--json): the SHA-256 of the source it mutated (None in a
     report of the first form, a bare list), the commits its checks came from, its
@@ -251,9 +275,22 @@ def _order(verdict: Verdict) -> tuple[int, int, int]:
     return verdict.mutant.number, verdict.mutant.variant or 0, verdict.mutant.start
 
 
+def line_numbers(text: str) -> list[range]:
+    """The spans of ``--lines``: ``A-B`` or ``A``, separated by commas (ValueError if not)."""
+    spans = []
+    for part in text.split(","):
+        low, _, high = part.strip().partition("-")
+        spans.append(range(int(low), int(high or low) + 1))
+    return spans
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--lines", default="0-9999", help="line numbers A-B (default 0-9999)")
+    parser.add_argument(
+        "--lines",
+        default="0-9999",
+        help="line numbers A-B, or several: 198,250-269 (default 0-9999)",
+    )
     parser.add_argument("--every", type=int, default=1, help="every N-th mutant (default 1)")
     parser.add_argument("--jobs", type=int, default=2, help="mutants at once (default 2)")
     parser.add_argument("--json", type=Path, help="write every verdict to this JSON file")
@@ -271,13 +308,16 @@ def main() -> int:
     args = parser.parse_args()
     if (args.resume or args.tally) and args.json is None:
         parser.error("--resume and --tally read the report --json names")
-    low, _, high = args.lines.partition("-")
+    try:
+        wanted = line_numbers(args.lines)
+    except ValueError:
+        parser.error(f"--lines {args.lines}: give line numbers A-B, or several: 198,250-269")
     source = read_source()
     source_sha256 = hashlib.sha256(source.text.encode("utf-8")).hexdigest()
     commit = _commit()
     lines = source.text.splitlines()
     every = list(mutants(source.text))
-    chosen = [m for m in every if int(low) <= m.number <= int(high or low)][:: args.every]
+    chosen = [m for m in every if any(m.number in span for span in wanted)][:: args.every]
     if args.again is not None:
         survivors = _survivors(args.again)
         chosen = [m for m in chosen if (m.number, m.variant, m.start) in survivors]
@@ -309,6 +349,11 @@ def main() -> int:
             if verdict.outcome == "survived":
                 print(f"SURVIVED {verdict.mutant.name}")
         todo = []
+    if todo:
+        print("the original first: the default verification must pass it", flush=True)
+        failure = original_failure(source, original, options, seconds)
+        if failure is not None:
+            sys.exit(f"mutation.py: the original fails the default verification: {failure}")
     started = time.monotonic()
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # stopped: report so far
     pool = ThreadPoolExecutor(max_workers=args.jobs)

@@ -119,3 +119,12 @@ def test_an_equivalent_taken_off_the_list_is_judged_again(tmp_path: Path) -> Non
     assert list(again.verdicts) == [killed.name]
     assert again.verdicts[killed.name].outcome == "killed"
     assert benchmark.contradicted(again, shorter) == [killed.name]
+
+
+def test_lines_take_spans_and_lists() -> None:
+    benchmark = load_benchmark()
+    spans = benchmark.line_numbers("198,250-251,9100-9150")
+    assert spans == [range(198, 199), range(250, 252), range(9100, 9151)]
+    assert benchmark.line_numbers("0-9999") == [range(0, 10000)]
+    with pytest.raises(ValueError):
+        benchmark.line_numbers("198,abc")
