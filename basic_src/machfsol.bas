@@ -332,7 +332,7 @@
 # discard pile, the prompt's two lines deleted and two blank ones inserted (four
 # characters instead of 78 blanks), the stock, and the whole screen shown again.
 197 DI=3:PF=0:WF=0:WD=0:GOSUB 96:GOSUB 600:GOSUB 650:POSITION 22,15:PRINT "-- (0)  ";:M8=0:IF M7 THEN GOSUB 298
-198 POSITION 0,18:PRINT "{DELLINE}{DELLINE}{INSLINE}{INSLINE}";:POSITION 6,15:PRINT N-P+1;" ";:GOSUB 283:T8=TJ:Y9=24:GOSUB 8:GOTO 201
+198 POSITION 0,18:PRINT "{DELLINE}{DELLINE}{INSLINE}{INSLINE}";:POSITION 6,15:PRINT N-P+1;" ";:GOSUB 283:Y9=24:GOSUB 8:GOTO 201
 # 199: the status line: deal, deck, score; blanks to column 38 over an older, longer one.
 # Past column 33 before the deals played, those could reach the last column (which wraps
 # the line): 200 writes its end again from the deck size on with single blanks (it holds
@@ -359,7 +359,7 @@
 203 IF TM THEN GOSUB 7200
 204 GET #2,KY
 205 IF KY>96 AND KY<123 THEN KY=KY-32
-206 IF M8 THEN X=USR(TX,0,0,680,80):M8=0:M7=0
+206 IF M8 THEN X=USR(TX,0,0,680,120):M8=0:M7=0
 207 IF KY=32 THEN 240
 208 IF KY=72 THEN GOSUB 100:GOSUB 6600:GOTO 203
 209 IF KY=80 THEN ON M7>0 GOSUB 298:GOSUB 500:GOTO 201
@@ -414,8 +414,8 @@
 248 Y=TA(X):LN$(12)="IT TAKES ":LN$(21)=CD$(Y+Y+1,Y+Y+2):Y=TB(X):IF Y<52 THEN 236
 249 GOSUB 295:PRINT CHR$(253);:GOTO 203
 # A game in progress (moves made, not over: EN=0) is left only after Y (OK=1).
-250 OK=1:IF NM=0 OR EN THEN RETURN
-251 LN$="LEAVE THIS GAME? Y OR N":GOSUB 295:GET #2,KY:OK=(KY=89 OR KY=121):GOTO 298
+250 OK=1:IF NM=0 OR EN THEN 257
+251 LN$="LEAVE THIS GAME? Y OR N":GOSUB 295:GET #2,KY:OK=(KY=89 OR KY=121):GOSUB 298:ON OK GOTO 257:RETURN
 #
 # ------------------------------------------------------------ keyboard play: places, keys, undo
 #
@@ -442,27 +442,29 @@
 254 C9=C9+NR+NR:POSITION 3,9:PRINT CE$(C9,C9+1);:C9=C9+NR+NR:POSITION 3,11:PRINT CE$(C9,C9+1);
 255 POSITION 30,5:PRINT "--";:POSITION 30,7:PRINT "--";:POSITION 30,9:PRINT "--";
 256 POSITION 30,11:PRINT "--";:WD=1:RETURN
+257 IF PF THEN IF USR(RK,3,ADR(ST$),N) THEN IF USR(RF,1,ADR(ST$)) THEN Y9=680:GOSUB 9100:M7=1
+258 RETURN
 260 IF FC=N THEN GOSUB 253:IF WF=0 THEN GW=GW+1:WF=1:GOSUB 199
 # The time the game took, from the deal to its end (seconds: 50 jiffies on a PAL
 # machine, GTIA's PAL register's bits 1-3 clear), next to the moves, once (EN=1). The
 # clock is read here as 283-284 read it, in line: a GOSUB this late in a move costs a
 # line search, and the last move has 60 frames. (In test mode 7680 sets the clock first.)
-261 IF EN THEN 266
+261 IF EN THEN 265
 262 EN=1:IF TM THEN GOSUB 7680
-263 TJ=PEEK(18)*65536+PEEK(19)*256+PEEK(20):Y9=INT((TJ-T8)/(60-10*(PEEK(53268)<2))):X=INT(Y9/60):Y9=Y9-60*X
-264 POSITION 12,16:PRINT "TIME ";X;":";:IF Y9<10 THEN PRINT 0;
-265 PRINT Y9;" ";
+263 EN=1+USR(RK,2,ADR(ST$),N,FC=N)
 # The end's message (line 17, M7=1) and keys (line 18, M8=1), written in line as 296
 # writes a message: a GOSUB 295 here and its RETURN would each walk some 140 lines,
 # about a frame on genuine BASIC rev. C, and the last move has 60.
-266 M7=1:LN$="YOU WON! ALL CARDS PLACED":IF FC<N THEN LN$="NO MORE MOVES: ":LN$(16)=STR$(FC)
-267 IF FC<N THEN LN$(LEN(LN$)+1)=" CARDS PLACED"
-268 X=USR(TX,ADR(LN$),LEN(LN$),680,40):X=USR(TX,ADR("N NEW  T RESTART  U UNDO  O OPTIONS"),35,720,40):M8=1:RETURN
+265 M7=1:LN$="YOU WON! ALL CARDS PLACED":IF FC<N THEN LN$="NO MORE MOVES: ":LN$(16)=STR$(FC)
+266 IF FC<N THEN LN$(LEN(LN$)+1)=" CARDS PLACED"
+267 X=USR(TX,ADR(LN$),LEN(LN$),680,40):X=USR(TX,ADR("N NEW  T RESTART  U UNDO  O OPTIONS"),35,720,40):M8=1
+268 X=USR(RL,1,ADR(ST$),N):IF EN=2 THEN EN=1:IF USR(RF,1,ADR(ST$)) THEN Y9=760:GOTO 9100
+269 RETURN
 # 283: the game's clock, the jiffies since power-on (RTCLOK, locations 18-20). In test
 # mode 7680 first sets that clock from TM, which counts the steps the test mode typed,
 # a second each (7255), so that the time shown is the engine's too, read as a player's.
 283 IF TM THEN GOSUB 7680
-284 TJ=PEEK(18)*65536+PEEK(19)*256+PEEK(20):RETURN
+284 X=USR(RK,0,ADR(ST$)):RETURN
 # The message and key lines are written straight into screen memory by a routine in a
 # string (TX, tools/machfsol/atari/screen_text.s): USR(TX,text,length,row*40+column,
 # width) writes the text, then blanks to the width. PRINT goes through the OS's screen
@@ -568,7 +570,8 @@
 6036 PRINT "U UNDO Y REDO T RESTART N NEW O OPTIONS";:POSITION 3,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";
 6038 POSITION 30,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";
 6040 DI=3:GOSUB 600:GOSUB 650:DI=1:POSITION PX(0),PY(0):PRINT N-P+1;" ";
-6045 GOSUB 283:T8=TJ:Y9=24:GOSUB 8:GOTO 201
+6045 GOSUB 283:IF PEEK(ADR(ST$)+129) THEN Y9=680:GOSUB 9100:M7=1
+6046 Y9=24:GOSUB 8:GOTO 201
 #
 # ------------------------------------------------------------ keyboard play
 #
@@ -586,7 +589,11 @@
 6630 GOSUB 60:LN$="HINT: ":LN$(7)=CD$(C+C+1,C+C+2):LN$(9)=" "
 6640 LN$(10)=PL$(SR+SR+1,SR+SR+2):LN$(12)=" TO ":LN$(16)=PL$(DS+DS+1,DS+DS+2)
 6650 GOTO 295
-6900 LN$="PRESS A KEY OF THE HELP BELOW":GOSUB 295:PRINT CHR$(253);:GOTO 203
+# I: the record on line 17 (record_lines.s). M8, not M7: the next key's line 206 clears
+# it in line, as it clears a game's end; through 298 an undo right after I at a
+# played-out end took 46 frames of its 45 on genuine BASIC rev. C.
+6900 IF KY=73 THEN X=USR(RL,0,ADR(ST$),N):M8=1:GOTO 203
+6901 LN$="PRESS A KEY OF THE HELP BELOW":GOSUB 295:PRINT CHR$(253);:GOTO 203
 # Help (? or HELP): the keys, then the rules in short, on the lines under the table (six
 # deleted and six blank ones inserted); any key turns the page; then the table's own
 # lines come back (201 shows a game's end again). In test mode each page's screen is
@@ -594,7 +601,7 @@
 6950 POSITION 0,17:PRINT "{DELLINE}{DELLINE}{DELLINE}{DELLINE}{DELLINE}{DELLINE}{INSLINE}{INSLINE}{INSLINE}{INSLINE}{INSLINE}{INSLINE}";:M7=0:M8=0
 6952 PRINT "PICK: 1-8 TABLEAU, 0 DISCARD, QWER KING":PRINT "PILES. IT GOES UP IF IT HAS ONE PLACE,"
 6954 PRINT "ELSE TYPE A (ACE PILE) OR QWER.":PRINT "SPACE DRAW  H HINT  P PLAY ALL  U UNDO"
-6956 PRINT "Y REDO  T RESTART  N NEW  O OPTIONS":PRINT "ANY KEY: THE RULES";:IF TM THEN GOSUB 7200
+6956 PRINT "Y REDO  T RESTART  N NEW  O OPTIONS":PRINT "I YOUR RECORD  ANY KEY: THE RULES";:IF TM THEN GOSUB 7200
 6958 GET #2,KY
 6960 POSITION 0,17:PRINT "{DELLINE}{DELLINE}{DELLINE}{DELLINE}{DELLINE}{DELLINE}{INSLINE}{INSLINE}{INSLINE}{INSLINE}{INSLINE}{INSLINE}";
 #V1 6962 PRINT "ACE PILES GO UP BY SUIT FROM THE ACE.":PRINT "KING PILES: DOWN FROM THE KING, SAME"
@@ -736,7 +743,7 @@
 8020 IF TM THEN GOSUB 7200
 8021 GET #2,KY:IF KY>47 AND KY<58 THEN IF LEN(L$)<10 THEN L$(LEN(L$)+1)=CHR$(KY):PRINT CHR$(KY);:GOTO 8020
 8025 IF KY=126 THEN IF LEN(L$) THEN L$(LEN(L$))="":PRINT CHR$(126);:GOTO 8020
-8030 IF KY=27 THEN POKE 752,1:POSITION 0,18:PRINT "{DELLINE}{DELLINE}{INSLINE}{INSLINE}";:GOTO 201
+8030 IF KY=27 THEN POKE 752,1:POSITION 0,18:PRINT "{DELLINE}{DELLINE}{INSLINE}{INSLINE}";:GOTO 8057
 8035 IF KY<>155 THEN PRINT CHR$(253);:GOTO 8020
 8040 POKE 752,1:IF L$="" THEN Z=INT(RND(0)*(2147483640+6))+1:GOTO 8052
 8045 Z=VAL(L$):IF LEN(L$)=10 THEN Z=VAL(L$(1,9))*10+VAL(L$(10))
@@ -754,6 +761,10 @@
 # POSITION a place).
 8055 SE=Z:GOSUB 199:Y9=2:GOSUB 8:POSITION 3,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";
 8056 POSITION 30,5:PRINT "--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--{$1D}{$1D}{$1E}{$1E}--";:GOTO 197
+# ESC from the deal number: back to the game, which is not left (a game counted lost when
+# N was pressed is not counted: record_keeper.s).
+8057 IF USR(RK,4,ADR(ST$),N) THEN IF USR(RF,1,ADR(ST$)) THEN Y9=680:GOSUB 9100:M7=1
+8058 GOTO 201
 # T: the same deal again, as a new deal.
 8060 Z=SE:GOTO 8055
 8200 REM OPTIONS: DECK SIZE AND CARD STYLE, THEN A NEW GAME OF THE SAME DEAL
@@ -776,6 +787,12 @@
 9000 REM ANY ERROR (E.G. I/O): SAY SO AND GO ON PLAYING
 9010 TRAP 9000:Y9=24:GOSUB 8:AP=0:LN$="ERROR ":LN$(7)=STR$(PEEK(195)):GOSUB 295:PRINT CHR$(253);
 9020 CLOSE #2:OPEN #2,4,0,"K:":GOTO 201
+9100 Z=ADR(ST$):X=PEEK(Z+128):POKE Z+129,0:LN$="RECORD NOT SAVED: "
+9110 IF X=1 THEN LN$(19)="NO MACHFSOL.ST":LN$(33)=STR$(V):LN$(34)=" ON D1"
+9120 IF X=2 THEN LN$(19)="DISK D1 NOT READ"
+9130 IF X=3 THEN LN$(19)="D1 IS WRITE-PROTECTED"
+9140 IF X=4 THEN LN$(19)="DISK ERROR ":LN$(30)=STR$(PEEK(Z+132))
+9150 X=USR(TX,ADR(LN$),LEN(LN$),Y9,40):RETURN
 #
 # ------------------------------------------------------------ set-up
 #
@@ -795,7 +812,7 @@
 10020 DIM A$(1),FF(51),WT(53),PT(52),SU(51),RK(51),FB(51),TB(51),FA(51),TA(51),KT(3),KH(3)
 10030 DIM D(53),W(52),T(7),IT(53),AN(3),UN(51),PK(17),P3(17),PX(17),PY(17)
 10040 DIM CD$(104),PL$(36),L$(40),RL$(13),SN$(4),SL$(32),LN$(40),BL$(40),DL$(52)
-10045 DIM TN$(29),KQ$(256),CE$(108),DS$(10),US$(208),UD$(208)
+10045 DIM TN$(29),KQ$(256),CE$(108),DS$(10),US$(208),UD$(208),ST$(166)
 # Keys typed from now on are kept, in order (10150).
 10050 GOSUB 10150
 10070 PL$="S W T1T2T3T4T5T6T7T8ASAHACADKSKHKCKD"
@@ -808,7 +825,7 @@
 # the other places' at 640.
 10085 PK(0)=1:PK(1)=2:PX(0)=6:PY(0)=15:PX(1)=22:PY(1)=15:W(0)=-1:KT(0)=-1:KT(1)=-1:KT(2)=-1:KT(3)=-1
 10090 N=52:SY=0:GW=0:GP=0:SE=1:DS$="1":LG=0:DI=0:RP=0
-10100 GOSUB 10500
+10100 GOSUB 10500:X=USR(RF,0,ADR(ST$),V)
 10110 REM TEST MODE IF THE HARNESS GAVE A CONFIGURATION ON H1:
 # (The keyboard queue is taken out while ENTER merges the overlay's lines, which moves
 # the program's strings and arrays, KQ$ among them: 7000 puts it back. FE: the memory
@@ -826,7 +843,13 @@
 # The addresses the machine code needs, which move only when ENTER adds lines (7000):
 # the fill routine's L and the arrays' BA (11040), D's DA (the shuffle, 603).
 10165 TX=ADR("{CODE screen_text.s}")
-10170 L=ADR("{CODE fill.s}"):BA=ADR(A$)+1:DA=USR(ADR("{CODE shuffle.s finder}")):RETURN
+10170 L=ADR("{CODE fill.s}"):BA=ADR(A$)+1:DA=USR(ADR("{CODE shuffle.s finder}"))
+10171 RF=ADR("{CODE record_file.s 1}")
+10172 X=ADR("{CODE record_file.s 2}")
+10173 RK=ADR("{CODE record_keeper.s 1}")
+10174 X=ADR("{CODE record_keeper.s 2}")
+10175 RL=ADR("{CODE record_lines.s 1}")
+10176 X=ADR("{CODE record_lines.s 2}"):RETURN
 # unrun 10190-10197: only an error in the set-up reaches it (memory too short for the
 # arrays, under a DOS that leaves less than the program needs)
 10190 REM AN ERROR IN THE SET-UP: THE SCREEN BACK ON, THE ERROR AND ITS LINE SHOWN

@@ -27,7 +27,8 @@ For each program, what a player does, every time, not a sample:
    key, "card move"; a card with two, its source key, "pick", and the destination
    key; the game's last move, after which the program shows the end, on its own
    row), with the help's pages (``?``, SPACE, SPACE) and the question a restart
-   asks, answered N, after the first move; then undo at every depth, from the
+   asks, answered N, and the record (``I``), after the first move; the record
+   again at the end; then undo at every depth, from the
    played-out game back to the deal, each undo timed, and a hint (``H``) timed at
    every position on the way; redo (``Y``) at every depth to the end (the last redo,
    which shows the end again, on its own row, as the last move); one undo and
@@ -95,6 +96,7 @@ REDO = "redo (Y), at every depth but the last"
 REDO_LAST = "redo of the game's last move (the end shown)"
 HELP = "help (?) and its pages (SPACE)"
 CONFIRM = "leave the game? (T asks, N answers)"
+RECORD = "the record (I), in a game and at its end"
 RESTART = "restart the deal (T, then Y)"
 PLAY_ALL = "play all, until the end message"
 TYPED_AHEAD = "a whole game typed ahead at 12 keys/s, from its last key"
@@ -117,6 +119,7 @@ ACTIONS: Final = (
     REDO_LAST,
     HELP,
     CONFIRM,
+    RECORD,
     RESTART,
     PLAY_ALL,
     TYPED_AHEAD,
@@ -140,6 +143,7 @@ TARGETS: Final[dict[str, tuple[int | None, int | None]]] = {
     REDO_LAST: (None, 60),
     HELP: (30, 60),
     CONFIRM: (30, 60),
+    RECORD: (30, 60),
     RESTART: (None, 90),
     PLAY_ALL: (None, 3000),
     NEW_DEAL_FRESH: (None, 90),
@@ -168,6 +172,7 @@ GENUINE_RATIO: Final = {
     REDO_LAST: 2.86,
     HELP: 1.67,
     CONFIRM: 3.00,
+    RECORD: 3.00,  # an estimate: as the question, a message written by USR
     RESTART: 2.37,
     PLAY_ALL: 3.06,
     TYPED_AHEAD: 5.38,
@@ -275,6 +280,8 @@ def game_session(game: int, seed: int) -> Session:
                 session.type(" " if key == "SPACE" else key, HELP)
             session.type("T", CONFIRM)
             session.type("N", CONFIRM)
+            session.type("I", RECORD)
+    session.type("I", RECORD)  # the end shown: the record, the game not counted yet
     for depth in range(len(moves), 0, -1):
         session.type("U", UNDO_PLAYED_OUT if depth == len(moves) else UNDO)
         session.type("H", HINT)

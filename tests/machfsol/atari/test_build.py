@@ -27,6 +27,7 @@ def test_build_is_deterministic_and_clean(tmp_path: Path) -> None:
     assert first.read_bytes() == second.read_bytes()
     disk = Dos2Disk(AtrImage.read(first))
     names = ["MACHFSOL.1", "MACHFSOL.2", "MACHFSOL.PK1", "MACHFSOL.PK2"]
+    names += ["MACHFSOL.ST1", "MACHFSOL.ST2"]  # the records, empty
     assert [str(e.name) for e in disk.files()] == names
     assert disk.image.sector_count == 720 and disk.image.sector_size == 128
     assert check_disk(disk) == []
@@ -38,6 +39,7 @@ def test_build_is_deterministic_and_clean(tmp_path: Path) -> None:
         # the menu runs the packed copy, which unpacks to the program itself
         packed = disk.read_file(f"MACHFSOL.PK{variant}")
         assert unpack_program(packed) == disk.read_file(f"MACHFSOL.{variant}")
+        assert disk.read_file(f"MACHFSOL.ST{variant}") == bytes(90)  # no game played yet
     assert menu_start_sectors(
         disk.image.read_sector(1) + disk.image.read_sector(2) + disk.image.read_sector(3),
         disk.image.read_sector(720),

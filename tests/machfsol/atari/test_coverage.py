@@ -11,7 +11,7 @@ import pytest
 
 from a8.basic import list_program, tokenize
 from a8.basic.program import Program
-from machfsol.atari.basic_game import BasicSource, read_source
+from machfsol.atari.basic_game import BasicSource, kept_lines, read_source
 from machfsol.atari.build import game_programs
 from machfsol.atari.coverage import (
     MAP_ADDRESS,
@@ -35,11 +35,19 @@ def test_each_line_sets_its_byte_and_data_stays() -> None:
     assert instrumented.lines == (10, 30)
     ten, twenty, thirty = _listing(program).splitlines()
     assert _listing(instrumented.program).splitlines() == [
-        ten.replace("10 ", f"10 POKE {MAP_ADDRESS},1:", 1),
+        ten.replace("10 ", f"10 CV=1:POKE {MAP_ADDRESS},CV:", 1),  # CV: 1 in one byte
         twenty,
-        thirty.replace("30 ", f"30 POKE {MAP_ADDRESS + 1},1:", 1),
+        thirty.replace("30 ", f"30 POKE {MAP_ADDRESS + 1},CV:", 1),
     ]
     assert instrumented.memlo == 0x0800
+
+
+def test_with_no_variable_free_the_pokes_write_the_number() -> None:
+    lines = [":".join(f"V{n}=0" for n in range(k, k + 16)) for k in range(0, 128, 16)]
+    program = tokenize("".join(f"{10 + i} {line}\n" for i, line in enumerate(lines)))
+    instrumented = instrument(program)
+    assert _listing(instrumented.program).splitlines()[0].startswith(f"10 POKE {MAP_ADDRESS},1:")
+    assert Program.from_bytes(instrumented.program).names == Program.from_bytes(program).names
 
 
 def test_a_line_with_no_room_left_becomes_two() -> None:
@@ -47,7 +55,7 @@ def test_a_line_with_no_room_left_becomes_two() -> None:
     instrumented = instrument(tokenize(long))
     lines = Program.from_bytes(instrumented.program).lines
     assert [line.number for line in lines] == [10, 11, 20]
-    assert _listing(instrumented.program).splitlines()[0] == f"10 POKE {MAP_ADDRESS},1"
+    assert _listing(instrumented.program).splitlines()[0] == f"10 CV=1:POKE {MAP_ADDRESS},CV"
     assert instrumented.lines == (10, 20)
     taken = '10 A$="' + "X" * 230 + '"\n11 END\n'
     with pytest.raises(CoverageError, match="line 10 is too long to instrument, and line 11"):
@@ -57,15 +65,25 @@ def test_a_line_with_no_room_left_becomes_two() -> None:
 @pytest.mark.parametrize("variant", [1, 2])
 def test_the_games_instrument_and_list_back(variant: int) -> None:
     program = game_programs()[variant]
-    instrumented = instrument(program)
+    kept = kept_lines(read_source(), variant)
+    assert kept == set(range(10171, 10177))  # the record's routines, two strings each
+    instrumented = instrument(program, keep=kept)
+    assert instrumented.kept == tuple(sorted(kept))
+    before, after = (
+        {line.number: line.data for line in Program.from_bytes(p).lines}
+        for p in (program, instrumented.program)
+    )
+    for number in kept:  # as they were: the movers' gap between the strings holds
+        assert after[number] == before[number]
     listed = {
         int(line.split(" ", 1)[0]): line for line in _listing(instrumented.program).splitlines()
     }
     original = {line.number for line in Program.from_bytes(program).lines}
     assert len(instrumented.lines) >= 250
     for index, number in enumerate(instrumented.lines):
-        assert listed[number].startswith(f"{number} POKE {MAP_ADDRESS + index},1")
-    unmarked = set(listed) - set(instrumented.lines)
+        first = "CV=1:" if index == 0 else ""
+        assert listed[number].startswith(f"{number} {first}POKE {MAP_ADDRESS + index},CV")
+    unmarked = set(listed) - set(instrumented.lines) - kept
     # DATA lines, and the second halves of the lines too long for the POKE
     assert all("DATA" in listed[n] or n - 1 in instrumented.lines for n in unmarked)
     assert unmarked - original == {n for n in unmarked if "DATA" not in listed[n]}

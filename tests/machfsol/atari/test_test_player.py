@@ -324,14 +324,20 @@ def test_mistakes_leave_the_table_and_say_why() -> None:
     assert once_more.checksum() == again.checksum()
     assert any(step.keys == HELP_KEYS for step in steps)
     # at the end: SPACE, H, P, the help (its two pages on the way), the last move
-    # undone and redone
-    assert [step.keys for step in steps[-6:]] == [
-        ("SPACE",), ("H",), ("P",), HELP_KEYS, ("U",), ("Y",)
+    # undone and redone, and the record (I)
+    assert [step.keys for step in steps[-7:]] == [
+        ("SPACE",), ("H",), ("P",), HELP_KEYS, ("U",), ("Y",), ("I",)
     ]  # fmt: skip
-    assert [step.screen.help_page for step in every[-5:-2] if step.screen] == [1, 2, 0]
-    end, again = steps[-4].screen, steps[-1].screen  # the end again, as after P ...
+    assert [step.screen.help_page for step in every[-6:-3] if step.screen] == [1, 2, 0]
+    end, again = steps[-5].screen, steps[-2].screen  # the end again, as after P ...
     assert end is not None and again is not None and end.message == again.message
     assert end.time is not None and again.time is not None and again.time > end.time  # ... later
+    record = steps[-1].screen  # I: the record on the message line, the end's time kept
+    assert record is not None and record.message.startswith(b"RECORD WON ")
+    assert record.time == again.time
+    first = steps[4]  # and at the start, after U and Y: no game counted yet
+    assert first.keys == ("I",) and first.screen is not None
+    assert first.screen.message == b"RECORD WON 0/0 STREAK 0/0"
 
 
 @pytest.mark.parametrize("game", [1, 2])

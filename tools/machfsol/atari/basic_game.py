@@ -43,15 +43,25 @@ ON target is checked against the generated listing.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Set
+from collections.abc import Callable, Set
 from dataclasses import dataclass, replace
 from importlib.resources.abc import Traversable
 
 from a8.basic.atascii import from_text
 from a8.basic.convert import LARGEST_LISTING
 from a8.reading import read_at_most
-from machfsol.atari import display, fill, key_queue, screen_sum, screen_text, series, shuffle
+from machfsol.atari import (
+    display,
+    fill,
+    key_queue,
+    record_code,
+    screen_sum,
+    screen_text,
+    series,
+    shuffle,
+)
 from machfsol.atari.constant_pool import pool_constants
 from machfsol.atari.places import default_source
 from machfsol.errors import MachfsolError
@@ -80,7 +90,7 @@ _TARGETS = re.compile(r"\b(?:GOTO|GOSUB|THEN|TRAP|RESTORE)\s*((?:\d+\s*,\s*)*\d+
 _TARGET_LISTS = re.compile(r"(\b(?:GOTO|GOSUB|THEN|TRAP|RESTORE)\s*)((?:\d+\s*,\s*)*\d+)")
 _CODE = re.compile(r'"\{CODE ([^}"]*)\}"')
 #: The machine code a ``"{CODE name}"`` string constant may hold, by source name.
-_MACHINE_CODE = {
+_MACHINE_CODE: dict[str, Callable[[], str]] = {
     f"{shuffle.SOURCE_NAME} finder": shuffle.finder_spelling,
     f"{shuffle.SOURCE_NAME} routine": shuffle.routine_spelling,
     fill.SOURCE_NAME: fill.code_spelling,
@@ -90,6 +100,11 @@ _MACHINE_CODE = {
     screen_text.SOURCE_NAME: screen_text.code_spelling,
     f"{key_queue.SOURCE_NAME} installer": key_queue.installer_spelling,
     f"{key_queue.SOURCE_NAME} resident": key_queue.resident_spelling,
+    **{
+        f"{name} {part}": functools.partial(record_code.spelling_of, name, part)
+        for name in record_code.SOURCES
+        for part in (1, 2)
+    },
 }
 
 
@@ -179,6 +194,21 @@ def parse_source(text: str, name: str = "machfsol.bas") -> list[SourceLine]:
             seen[(variant, number)] = place
         lines.append(SourceLine(place, number, match.group(2), variants, overlay))
     return lines
+
+
+def kept_lines(source: BasicSource, variant: int) -> frozenset[int]:
+    """The lines of ``variant``'s program that carry a routine in two strings
+    (``"{CODE name.s 1}"`` and ``2``: :mod:`machfsol.atari.record_code`): the routine's
+    mover finds the second string a fixed number of bytes after the first, so nothing
+    may be put into these lines (``verify --coverage`` leaves them as they are)."""
+    two_part = {f"{name} {part}" for name in record_code.SOURCES for part in (1, 2)}
+    return frozenset(
+        line.number
+        for line in parse_source(source.text, source.name)
+        if variant in line.variants
+        and not line.overlay
+        and any(code.group(1) in two_part for code in _CODE.finditer(line.text))
+    )
 
 
 def generate(

@@ -34,6 +34,8 @@ from machfsol.atari.places import DISK_NAME
 #: The menu's title line: none, the entries name the games (the boot sectors hold the
 #: loader, its table and the menu line, 384 bytes in all).
 DISK_TITLE = ""
+#: A record file's bytes: nine records of 10 (machfsol/atari/record_keeper.s), all 0.
+RECORD_FILE_SIZE = 90
 
 
 def title_of(variant: int) -> str:
@@ -48,6 +50,11 @@ def file_name_of(variant: int) -> FileName:
 def packed_name_of(variant: int) -> FileName:
     """The packed copy the boot menu runs (:mod:`a8.disk.packed`): MACHFSOL.PK1."""
     return FileName.parse(f"{PROGRAM_NAMES[variant].split('.')[0]}.PK{variant}")
+
+
+def record_name_of(variant: int) -> FileName:
+    """The file of a variant's record (statistics): MACHFSOL.ST1, MACHFSOL.ST2."""
+    return FileName.parse(f"MACHFSOL.ST{variant}")
 
 
 def game_programs(source: BasicSource | None = None) -> dict[int, bytes]:
@@ -76,6 +83,8 @@ def build_disk(programs: dict[int, bytes], source: str = DISK_NAME) -> Dos2Disk:
     for variant in VARIANTS:
         name = packed_name_of(variant)
         disk.add_file(name, pack_program(programs[variant], file=str(name)))
+    for variant in VARIANTS:
+        disk.add_file(record_name_of(variant), bytes(RECORD_FILE_SIZE))
     entries = [MenuEntry(packed_name_of(v), title_of(v)) for v in VARIANTS]
     install_boot_menu(disk, entries, DISK_TITLE)
     return disk

@@ -57,6 +57,8 @@ class Instrumented:
 
     program: bytes
     lines: tuple[int, ...]
+    #: Lines left as they are, not in the map (``instrument``'s ``keep``).
+    kept: tuple[int, ...] = ()
 
     @property
     def memlo(self) -> int:
@@ -74,9 +76,24 @@ class Instrumented:
         return frozenset(line for line, mark in zip(self.lines, marks, strict=True) if mark == "1")
 
 
-def instrument(program: bytes, file: str = "<program>") -> Instrumented:
-    """``program`` (a SAVE file) with a statement ``POKE <its byte>,1`` put in front of
-    each line, DATA lines left as they are.
+#: The name instrument() gives the variable that holds 1 (the first of these free).
+MARK_NAMES: Final = ("CV", "CV1", "CV2", "CV3")
+#: Atari BASIC's most variables.
+MAX_VARIABLES: Final = 128
+
+
+def instrument(
+    program: bytes, file: str = "<program>", keep: frozenset[int] = frozenset()
+) -> Instrumented:
+    """``program`` (a SAVE file) with a statement ``POKE <its byte>,CV`` put in front of
+    each line, DATA lines and the lines of ``keep`` left as they are (the game's lines
+    that carry a routine in two strings: its mover counts the bytes between them,
+    :func:`machfsol.atari.basic_game.kept_lines`).
+
+    ``CV`` is a variable added for it, set to 1 in front of the first line (a RUN
+    clears variables): a variable is one byte where the number 1 takes seven, some 2 KB
+    over the game's 330 lines, which its test mode needs to fit beside the overlay. A
+    program with no variable free gets ``POKE <its byte>,1``.
 
     Done on the tokens, not the listing: the game's longest lines (machine code in
     strings) leave no room for ENTER. A line with no room left even for the tokens
@@ -84,14 +101,25 @@ def instrument(program: bytes, file: str = "<program>") -> Instrumented:
     line number, where the POKE falls through to them (that number must be free)."""
     parsed = Program.from_bytes(program, file=file)
     taken = {line.number for line in parsed.lines}
+    mark: int | None = None
+    if len(parsed.names) < MAX_VARIABLES:
+        mark = len(parsed.names)
+        name = next(n for n in MARK_NAMES if n not in parsed.names)
+        value = bytes([0, mark]) + bytes(6)  # a number, 0 until set
+        parsed = replace(parsed, names=(*parsed.names, name), values=(*parsed.values, value))
     lines: list[ProgramLine] = []
     numbers: list[int] = []
+    kept = []
     for line in parsed.lines:
-        if line.data[4] == TOK_DATA:
+        if line.data[4] == TOK_DATA or line.number in keep:
             lines.append(line)
+            if line.number in keep:
+                kept.append(line.number)
             continue
-        statement = _poke(MAP_ADDRESS + len(numbers))
-        poke = bytes([3 + 1 + len(statement)]) + statement  # it ends where the next starts
+        statements = [_poke(MAP_ADDRESS + len(numbers), mark)]
+        if not numbers and mark is not None:
+            statements.insert(0, _set_one(mark))
+        poke = _offsets(statements)
         numbers.append(line.number)
         if len(line.data) + len(poke) <= 0xFF:
             lines.append(_with_first(line.number, poke, line.data[3:]))
@@ -105,7 +133,16 @@ def instrument(program: bytes, file: str = "<program>") -> Instrumented:
         lines.append(_with_first(line.number, alone, b""))
         lines.append(_with_first(line.number + 1, b"", line.data[3:]))
     instrumented = replace(parsed, lines=tuple(lines))
-    return Instrumented(instrumented.to_bytes(), tuple(numbers))
+    return Instrumented(instrumented.to_bytes(), tuple(numbers), tuple(kept))
+
+
+def _offsets(statements: list[bytes]) -> bytes:
+    """Statements (each ending with its colon) with their offset bytes, counted from
+    the start of a line whose first statement they are."""
+    out = bytearray()
+    for statement in statements:
+        out += bytes([3 + len(out) + 1 + len(statement)]) + statement
+    return bytes(out)
 
 
 def _with_first(number: int, first: bytes, statements: bytes) -> ProgramLine:
@@ -124,21 +161,37 @@ def _with_first(number: int, first: bytes, statements: bytes) -> ProgramLine:
 
 
 @functools.cache
-def _poke_template() -> bytes:
-    """The tokens of ``POKE 0,1:`` after its offset byte, from a8.basic's tokenizer."""
-    line = Program.from_bytes(tokenize("0 POKE 0,1\n")).lines[0].data
-    statement = line[4:]
-    if statement[-1] != TOK_EOL:
-        raise CoverageError("a8.basic tokenized POKE 0,1 unexpectedly")
-    return statement[:-1] + bytes([TOK_COLON])
+def _templates() -> tuple[bytes, bytes, bytes]:
+    """The tokens of ``CV=1:``, ``POKE 0,CV:`` and ``POKE 0,1:`` (each without its
+    offset byte; CV is variable 0), from a8.basic's tokenizer."""
+    data = Program.from_bytes(tokenize("0 CV=1:POKE 0,CV\n1 POKE 0,1\n")).lines
+    first, second = data[0].data, data[1].data
+    set_one, poke_mark = first[4 : first[3]], first[first[3] + 1 :]
+    poke_one = second[4:]
+    if set_one[-1] != TOK_COLON or poke_mark[-1] != TOK_EOL or poke_one[-1] != TOK_EOL:
+        raise CoverageError("a8.basic tokenized CV=1:POKE 0,CV unexpectedly")
+    colon = bytes([TOK_COLON])
+    return set_one, poke_mark[:-1] + colon, poke_one[:-1] + colon
 
 
-def _poke(address: int) -> bytes:
-    """``POKE <address>,1:`` without its offset byte: the template with its first
-    number's six BCD bytes replaced."""
-    template = _poke_template()
+def _set_one(variable: int) -> bytes:
+    """``CV=1:`` for the variable numbered ``variable``."""
+    set_one = _templates()[0]  # the implied LET's token, then the variable's
+    at = next(i for i, byte in enumerate(set_one) if byte >= 0x80)
+    return set_one[:at] + bytes([0x80 + variable]) + set_one[at + 1 :]
+
+
+def _poke(address: int, variable: int | None) -> bytes:
+    """``POKE <address>,CV:`` (CV the variable numbered ``variable``), or ``POKE
+    <address>,1:`` when None: a template with its first number's six BCD bytes
+    replaced (and its variable's token, the byte before the colon)."""
+    _, poke_mark, poke_one = _templates()
+    template = poke_one if variable is None else poke_mark
     start = template.index(TOK_NUMBER) + 1
-    return template[:start] + bcd.parse(str(address)) + template[start + 6 :]
+    poke = template[:start] + bcd.parse(str(address)) + template[start + 6 :]
+    if variable is not None:
+        poke = poke[:-2] + bytes([0x80 + variable, TOK_COLON])
+    return poke
 
 
 def unrun_reasons(source: BasicSource, variant: int) -> dict[int, str]:
@@ -183,6 +236,8 @@ class Coverage:
     lines: tuple[int, ...]
     run: frozenset[int]
     reasons: dict[int, str]
+    #: Lines not instrumented (they carry a routine's two strings), so not counted.
+    kept: tuple[int, ...] = ()
 
     @property
     def unrun(self) -> tuple[int, ...]:
@@ -206,6 +261,11 @@ class Coverage:
         for first, last, reason in _groups(self.unrun, self.lines, self.reasons):
             where = str(first) if first == last else f"{first}-{last}"
             out.append(f"  never run: {where}: {reason or 'NO REASON GIVEN (# unrun: ...)'}")
+        if self.kept:
+            out.append(
+                f"  not instrumented: {_ranges(list(self.kept), self.kept)}: each carries a "
+                "routine in two strings, whose mover counts the bytes between them"
+            )
         return out
 
     def as_json(self) -> dict[str, object]:
@@ -214,6 +274,7 @@ class Coverage:
             "lines": len(self.lines),
             "run": sorted(self.run),
             "unrun": [{"line": n, "reason": self.reasons.get(n)} for n in self.unrun],
+            "not_instrumented": list(self.kept),
         }
 
 

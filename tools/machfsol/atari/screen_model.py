@@ -21,7 +21,8 @@ The 24 rows of 40 characters, in ATASCII (red cards and suits in inverse video, 
 * 13 the suits' names; 15 ``STOCK n`` (the count at column 6), the discard pile's key
   ``0`` at 12, ``DISCARD`` and its top and size at 22; 16 ``MOVES n``, and at a game's
   end ``TIME m:ss`` at 12;
-* 17 the message line, 18 the end's keys, 20-22 the keys' help;
+* 17 the message line, 18 the end's keys, 19 the end's record (the player's games
+  of this deck size: machfsol.atari.record_book), 20-22 the keys' help;
 * 23, in the test mode only, once it has read the deal's ``S`` line: ``TEST DEAL k OF
   n`` (which deal of the configuration's is in play: on a test disk, of the disk's).
 """
@@ -64,7 +65,7 @@ HELP_KEYS_PAGE: Final = (
     "ELSE TYPE A (ACE PILE) OR QWER.",
     "SPACE DRAW  H HINT  P PLAY ALL  U UNDO",
     "Y REDO  T RESTART  N NEW  O OPTIONS",
-    "ANY KEY: THE RULES",
+    "I YOUR RECORD  ANY KEY: THE RULES",
 )
 HELP_RULES_PAGE: Final = {
     variant: (
@@ -195,6 +196,12 @@ class Screen:
     message: bytes = b""
     #: Row 18 holds the end's keys (after the last move).
     end_keys: bool = False
+    #: The next key clears rows 17-19 (M8 in the program: the end's lines, and the
+    #: record key I's line), whatever it does; nothing shown.
+    cleared_at_next_key: bool = False
+    #: Row 19 at a game's end: the player's record (machfsol.atari.record_book), or
+    #: why it is not saved.
+    record: bytes = b""
     #: A won game shows its final transfer: each Ace pile topped by its King.
     transfer: bool = False
     #: The time the game took, in seconds, shown at its end next to the moves (None:
@@ -289,6 +296,8 @@ class Screen:
         put(17, 0, self.message)
         if self.end_keys:
             put(18, 0, END_KEYS)
+        if self.record:
+            put(19, 0, self.record)
         if self.prompt is not None:
             put(18, 0, PROMPT[0])
             put(19, 0, PROMPT[1] + self.prompt)
@@ -469,8 +478,15 @@ def _wrong_time(screen: Screen, shown: int) -> str | None:
         return None
     # nearest first: a 16-bit checksum can match a far time by chance
     near = sorted(range(engine + _TIME_SEARCH), key=lambda time: abs(time - engine))
+    # a win's time may be the record's best too (row 19): then both show the wrong one
+    best = f" BEST {_time_text(engine).removeprefix('TIME ')}".encode()
     for time in near[1:]:
-        if replace(screen, time=time).checksum() == shown:
+        wrong = replace(screen, time=time)
+        candidates = [wrong]
+        if screen.record.endswith(best):
+            new_best = f" BEST {_time_text(time).removeprefix('TIME ')}".encode()
+            candidates.append(replace(wrong, record=screen.record[: -len(best)] + new_best))
+        if any(candidate.checksum() == shown for candidate in candidates):
             return f"the end shows {_time_text(time)}, the engine's {_time_text(engine)}"
     if replace(screen, time=None).checksum() == shown:
         return f"the end shows no time, the engine's {_time_text(engine)}"

@@ -229,6 +229,7 @@ class _Contents:
     def of(cls, programs: Mapping[int, bytes], overlay: bytes, plan: TestDiskPlan) -> _Contents:
         deals = plan.deals()
         steps = {game: list(expected_steps(game, deals, as_is=False)) for game in plan.variants}
+        # (the keys only: the screens do not go into the configuration)
         bounds = {
             game: [
                 transcript_bound(game, deal, own, str(file_name_of(game)))

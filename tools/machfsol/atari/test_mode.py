@@ -68,6 +68,7 @@ from a8.emu.emulator import EmulatorOptions, run
 from a8.emu.keys import named_keystroke
 from a8.emu.script import Script
 from machfsol.atari import basic_game
+from machfsol.atari.record_book import not_saved
 from machfsol.atari.test_player import Deal, Step, expected_steps, transcript_parts
 from machfsol.errors import MachfsolError
 
@@ -222,7 +223,8 @@ def run_deals(
         else:
             (hdir / LISTING_NAME).write_bytes(basic_game.to_atascii(program) + b"RUN" + EOL)
             command = f'ENTER "H1:{LISTING_NAME}"\n'
-        steps = list(expected_steps(variant, deals))
+        # run from H: with no disk in drive 1: the record is not saved, and it says so
+        steps = list(expected_steps(variant, deals, notice=not_saved(2, variant)))
         (hdir / CONFIG_NAME).write_bytes(config_text(deals, steps))
         test_code = overlay if overlay is not None else basic_game.overlay_listing()
         (hdir / OVERLAY_NAME).write_bytes(basic_game.to_atascii(test_code))

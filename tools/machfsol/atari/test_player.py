@@ -75,6 +75,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
+from machfsol.atari.record_book import AtariRecord
 from machfsol.atari.screen_model import (
     KING_KEYS,
     Screen,
@@ -227,6 +228,15 @@ class Session:
     #: A random deal's table for the number it drew, while it is on the screen.
     _drawn: Callable[[int], Screen] | None = None
     _steps: list[Step] = field(default_factory=list)
+    #: The player's record this boot, by deck size (machfsol.atari.record_book; a boot
+    #: plays on a disk of its own, or keeps the record in memory only), and the first
+    #: table's message when it is not saved (record_book.not_saved).
+    records: dict[int, AtariRecord] = field(default_factory=dict)
+    notice: bytes = b""
+    #: The game in play counted in the record: 0 not yet, 1 lost (left), 2 won; and
+    #: the record as it was before the loss (ESC from the deal number takes it back).
+    _recorded: int = 0
+    _kept: AtariRecord | None = None
 
     def screen(self, position: Position, **message: object) -> Screen:
         return Screen(
@@ -272,7 +282,10 @@ class Session:
             self.typed += 1
 
     def _first_table(self) -> Screen:
-        """The table of the deal in play laid out afresh (at the boot: no step typed)."""
+        """The table of the deal in play laid out afresh (at the boot: no step typed):
+        a new game, nothing played (PF=0, WF=0: line 6010)."""
+        self._counted = self._won = False
+        self._recorded = 0
         self.position = Position.from_seed(self.seed, variant(self.game), self.deck)
         self.fresh = True
         self.deal_start = self._now() if self.started else 0
@@ -285,7 +298,10 @@ class Session:
         it is, which the test mode shows from the deal's ``S`` line on."""
         self._steps = []
         if not self.started:
-            self._step("the first table (deal 1)", (), self._first_table())
+            first = self._first_table()
+            if self.notice:
+                first = replace(first, message=self.notice)
+            self._step("the first table (deal 1)", (), first)
             self.started = True
         self.progress = progress
         if deal.score is not None:  # set, and the status line drawn, with the S line
@@ -330,6 +346,7 @@ class Session:
         from the deal's S line, or with ``typed`` from the step's own line)."""
         keys = [*case, "O"]
         size, spanish = self.deck, self.spanish
+        self._leave()
 
         def options_page() -> None:
             page = Screen(self.game, _any_table(size), spanish, self.deal, options_page=True)
@@ -361,12 +378,25 @@ class Session:
         DELETE, / and :, an eleventh digit), the step that deals."""
         keys = [*case, "N"]
         typed = [*str(deal.seed), "RETURN"]
+        self._leave()
         if "N" in deal.extras:
             assert self.position is not None
-            # ESC: back to the table, where a game over shows its end again.
+            # ESC: back to the table, where a game over shows its end again; else the
+            # message line as N found it (ESC clears only the prompt's two lines, 8030),
+            # unless N cleared it (206: after the end or the record, M8)
+            before = self._showing
+            self._back()
             self._prompt(["ESC"])
-            self._step("N, then ESC", [*keys, "ESC"], self._shown(self.position), False, len(case))
+            back = self._shown(self.position)
+            if (
+                before is not None
+                and not (before.end_keys or before.cleared_at_next_key)
+                and choose_move(self.position) is not None
+            ):
+                back = replace(back, message=before.message)
+            self._step("N, then ESC", [*keys, "ESC"], back, False, len(case))
             if deal.seed % 2 == 0:  # by the deal, not the session: a test disk's boot
+                self._leave()
                 self._prompt(["RETURN"])  # may start at any deal
                 self._laid_out()
                 self._random_deal()
@@ -377,6 +407,7 @@ class Session:
             # / and : are the keys either side of the digits (ATASCII 47, 58): refused
             typed = [*refused, *padded[:-1], "9", "DELETE", "/", ":", padded[-1], "9", "RETURN"]
             keys, case = ["N"], []
+            self._leave()  # N again: the game in play left
         self._prompt(typed)
         screen = self.screen(self._lay_out(deal))
         self._step(f"new deal {deal.seed}", [*keys, *typed], screen, True, len(case))
@@ -407,6 +438,7 @@ class Session:
         """The deal typed laid out: a new game, not played yet."""
         self.deal, self.seed = str(deal.seed), deal.seed
         self._counted = self._won = False
+        self._recorded = 0
         # on the table's deck: the deal's, or, its number typed before the options
         # that change it, the one before
         self.position = Position.from_seed(deal.seed, variant(self.game), self.deck)
@@ -447,6 +479,8 @@ class Session:
         if "E" in extras:
             self._step("U with nothing to undo", ["U"], self.screen(position, message=NO_UNDO))
             self._step("Y with nothing to redo", ["Y"], self.screen(position, message=NO_REDO))
+            shown = self.screen(position, message=self._record_line(), cleared_at_next_key=True)
+            self._step("I: the record", ["I"], shown)
             if "X" in extras:
                 error = self.screen(position, message=ERROR_SHOWN)
                 self._steps.append(Step("an error in the game, shown", (), error, error=True))
@@ -505,7 +539,9 @@ class Session:
         for key in ("N", "O", "T"):
             self._step(f"{key}, then N at the question", [key, "N"], self.screen(position))
         fresh = Position.from_seed(self.seed, variant(self.game), position.deck.size)
+        self._leave()
         self._counted = self._won = False
+        self._recorded = 0
         self._laid_out()
         self._step("T, then Y: the deal again", ["T", "Y"], self.screen(fresh))
         # Nothing played on it yet: T restarts at once, without the question.
@@ -546,7 +582,9 @@ class Session:
         nothing = self.screen(position, message=NO_UNDO)
         self._step("U with nothing left to undo", ["U"], nothing)
         # Nothing played: N leaves at once (no question); ESC comes back to the table,
-        # the message still shown.
+        # the message still shown (the game counted lost at N, then not).
+        self._leave()
+        self._back()
         self._prompt(["ESC"])
         self._step("N, then ESC, nothing played", ["N", "ESC"], nothing)
         while (rest := choose_move(position)) is not None:
@@ -575,12 +613,38 @@ class Session:
         it took, measured the first time the end is shown)."""
         if choose_move(position) is not None:
             return self.screen(position)
+        deck = position.deck.size
+        record = self.records.get(deck, AtariRecord())
         if not self.ended:
             self.ended = True
             self.end_time = self._now() - self.deal_start
+            if position.is_won() and not self._recorded:
+                record = self.records[deck] = record.after_win(self.end_time)
+                self._recorded = 2
+        shown = record if self._recorded else record.after_loss()
         return self.screen(
-            position, message=end_text(position), end_keys=True, transfer=position.is_won()
+            position,
+            message=end_text(position),
+            end_keys=True,
+            transfer=position.is_won(),
+            record=shown.line(),
         )
+
+    def _leave(self) -> None:
+        """N, T or O leaves the game in play: a game with a move made and not counted
+        yet is counted lost (the record before it kept for ESC)."""
+        if not self._counted or self._recorded or self.position is None:
+            return
+        deck = self.position.deck.size
+        self._kept = self.records.get(deck, AtariRecord())
+        self.records[deck] = self._kept.after_loss()
+        self._recorded = 1
+
+    def _back(self) -> None:
+        """ESC from the deal number: back to the game, not left after all."""
+        if self._recorded == 1 and self.position is not None and self._kept is not None:
+            self.records[self.position.deck.size] = self._kept
+            self._recorded = 0
 
     def _over(self, position: Position, message: bytes) -> Screen:
         """A game over, after a key that clears the end's keys and shows ``message``
@@ -767,6 +831,14 @@ class Session:
         self._step("undo of the last move", ["U"], self.screen(position))
         position.push(last)
         self._after_play(position, f"the last move redone ({last})", ["Y"])
+        shown = replace(self._over(position, self._record_line()), cleared_at_next_key=True)
+        self._step("I at the end: the record", ["I"], shown)
+
+    def _record_line(self) -> bytes:
+        """The record of the deck in play as key I shows it: the game in play counted
+        only once it is (won, or left)."""
+        assert self.position is not None
+        return self.records.get(self.position.deck.size, AtariRecord()).line()
 
 
 def prompt_screens(base: Screen | None, typed: Sequence[str]) -> list[tuple[str, Screen | None]]:
@@ -776,8 +848,9 @@ def prompt_screens(base: Screen | None, typed: Sequence[str]) -> list[tuple[str,
     other key but RETURN and ESC is refused with a buzz, RETURN on a number out of
     1-2147483646 shows the prompt afresh. The cursor shows once a key has been echoed
     or refused. ``base``: the screen under the prompt (None: not foreseen)."""
-    if base is not None and base.end_keys:  # the key clears the end's two lines (206)
-        base = replace(base, message=b"", end_keys=False)
+    if base is not None and (base.end_keys or base.cleared_at_next_key):
+        # the key clears the end's lines, or the record I showed (206)
+        base = replace(base, message=b"", end_keys=False, record=b"", cleared_at_next_key=False)
     shown: list[tuple[str, Screen | None]] = []
     digits, cursor = "", False
     for index, key in enumerate(typed):
@@ -864,6 +937,15 @@ def transcript_parts(steps: Sequence[Step]) -> list[list[Step]]:
     return parts
 
 
+def expected_records(game: int, deals: Sequence[Deal]) -> dict[int, AtariRecord]:
+    """The record a boot of ``deals`` leaves on its disk (the last game, not left, is
+    not counted unless won), by deck size."""
+    session = Session(game)
+    for number, deal in enumerate(deals, start=1):
+        session.steps(deal, (number, len(deals)))
+    return session.records
+
+
 def expected_steps(
     game: int,
     deals: Sequence[Deal],
@@ -871,11 +953,15 @@ def expected_steps(
     as_is: bool = True,
     first: int = 1,
     total: int | None = None,
+    notice: bytes = b"",
 ) -> Iterator[list[Step]]:
     """For each deal of one boot, in order, the steps its transcript records
     (``as_is``: see :attr:`Session.as_is`). The deals are numbers ``first``... of
-    ``total`` (default: these deals) in the configuration the test mode shows them of."""
-    session = Session(game, as_is=as_is)
+    ``total`` (default: these deals) in the configuration the test mode shows them of.
+    ``notice``: why the boot's record is not saved, its first table's message
+    (:func:`machfsol.atari.record_book.not_saved`; none on a disk with the record's
+    file)."""
+    session = Session(game, as_is=as_is, notice=notice)
     count = len(deals) if total is None else total
     for number, deal in enumerate(deals, start=first):
         yield session.steps(deal, (number, count))

@@ -38,7 +38,7 @@ from a8.basic.program import Program
 from a8.emu.emulator import FRAMES_PER_SECOND, EmulatorOptions, TvSystem, require_emulator
 from a8.files import write_atomically
 from a8.reading import read_at_most
-from machfsol.atari.basic_game import BasicSource, overlay_listing, to_atascii
+from machfsol.atari.basic_game import BasicSource, kept_lines, overlay_listing, to_atascii
 from machfsol.atari.build import build_disk, game_programs
 from machfsol.atari.coverage import Coverage, instrument, unrun_reasons
 from machfsol.atari.keyboard_game import KeyboardCheck, KeyboardGame, play_on_keyboard
@@ -235,8 +235,18 @@ class Plan:
             return []
         count = math.ceil(len(deals) / per_boot)
         size = math.ceil(len(deals) / count)
+        # The PAL boots run on a copy of a game disk that is write-protected
+        # (MACHFSOL.1's) or has no record file (MACHFSOL.2's): the game must say once
+        # that the record is not saved, and why, and count the games all the same.
+        pal = tv == "pal"
         return [
-            Batch(launch, deals[start : start + size], tv)
+            Batch(
+                launch,
+                deals[start : start + size],
+                tv,
+                protected=pal and launch.variant == 1,
+                without_record=pal and launch.variant == 2,
+            )
             for start in range(0, len(deals), size)
             for launch in self.launches
         ]
@@ -307,7 +317,9 @@ def coverage_launches(
     programs = game_programs(source) if programs is None else programs
     launches = []
     for variant in variants:
-        instrumented = instrument(programs[variant], f"MACHFSOL.{variant}")
+        instrumented = instrument(
+            programs[variant], f"MACHFSOL.{variant}", kept_lines(source, variant)
+        )
         launches.append(
             GameProgram(instrumented.program, f"MACHFSOL.{variant}", variant, overlay, instrumented)
         )
@@ -327,6 +339,7 @@ def coverage_of(
                     launch.coverage.lines,
                     verification.run_lines.get(launch.variant, frozenset()),
                     unrun_reasons(source, launch.variant),
+                    launch.coverage.kept,
                 )
             )
     return tuple(found)

@@ -32,6 +32,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Final
 
+from a8.disk.atr import WRITE_PROTECT_BYTE, AtrImage
+from a8.disk.dos2 import Dos2Disk
 from a8.emu.emulator import (
     FRAMES_PER_SECOND,
     EmulatorOptions,
@@ -41,15 +43,18 @@ from a8.emu.emulator import (
     run,
 )
 from a8.emu.script import Script
+from a8.errors import A8Error
 from a8.files import write_atomically
 from machfsol.atari.basic_game import overlay_listing, to_atascii
 from machfsol.atari.coverage import MAP_ADDRESS, MAP_NAME, Instrumented
+from machfsol.atari.record_book import AtariRecord, not_saved, records_of
 from machfsol.atari.screen_model import diagnose
 from machfsol.atari.test_mode import CONFIG_NAME, DONE_NAME, EOL, OVERLAY_NAME, config_text
 from machfsol.atari.test_player import (
     LARGEST_DEAL,
     Deal,
     Step,
+    expected_records,
     expected_steps,
     transcript_parts,
 )
@@ -165,6 +170,11 @@ class Batch:
     #: The machine's TV standard when it is not the verification's (None): the default
     #: plan plays its last deals on a PAL machine (:data:`machfsol.atari.verify.DEFAULT_PAL_PLAN`).
     tv: TvSystem | None = None
+    #: The boot's copy of a game disk is write-protected (ATR header byte 15), or has no
+    #: record file: the default plan's PAL boots (MACHFSOL.1's, MACHFSOL.2's), where the
+    #: game must say why the record is not saved, and count the games all the same.
+    protected: bool = False
+    without_record: bool = False
 
     @property
     def deck(self) -> int:
@@ -183,7 +193,17 @@ class Batch:
     def steps(self) -> tuple[list[Step], ...]:
         """The steps of the test mode's player, deal by deal, and the screens they must
         leave."""
-        return tuple(expected_steps(self.launch.variant, self.deals))
+        # A game disk's boot has a copy of the disk, with its record file, of its own
+        # (write-protected: the game says so); a program from H: runs with no disk, and
+        # says so.
+        notice = not_saved(2, self.launch.variant)
+        if isinstance(self.launch, GameDisk):
+            notice = b""
+            if self.protected:
+                notice = not_saved(3, self.launch.variant)
+            elif self.without_record:
+                notice = not_saved(1, self.launch.variant)
+        return tuple(expected_steps(self.launch.variant, self.deals, notice=notice))
 
     @cached_property
     def transcript_ends(self) -> tuple[int, ...]:
@@ -284,11 +304,17 @@ def batch_script(batch: Batch, deal_frames: int) -> Script:
 
 
 def emulator_options(
-    batch: Batch, hdir: Path, deal_frames: int, base: EmulatorOptions | None
+    batch: Batch,
+    hdir: Path,
+    deal_frames: int,
+    base: EmulatorOptions | None,
+    disk: Path | None = None,
 ) -> EmulatorOptions:
+    """``disk``: the boot's copy of a game disk (None: the launch's own)."""
     frames = START_FRAMES + deal_frames * len(batch.seeds)
     options = base if base is not None else EmulatorOptions()
-    disk = batch.launch.path if isinstance(batch.launch, GameDisk) else None
+    if disk is None and isinstance(batch.launch, GameDisk):
+        disk = batch.launch.path
     return replace(
         options,
         tv=options.tv if batch.tv is None else batch.tv,
@@ -327,7 +353,13 @@ def run_batch(
     (hdir / OVERLAY_NAME).write_bytes(batch.launch.overlay)
     if isinstance(batch.launch, GameProgram):
         (hdir / PROGRAM_NAME).write_bytes(batch.launch.program)
-    run_options = emulator_options(batch, hdir, deal_frames, options)
+    disk = None
+    if isinstance(batch.launch, GameDisk):
+        # The game writes the player's record on its disk: each boot gets a copy, so
+        # that its screens do not depend on the boots before it.
+        disk = folder / "boot.atr"
+        disk.write_bytes(boot_disk(batch.launch.path, batch))
+    run_options = emulator_options(batch, hdir, deal_frames, options, disk)
     if stop_on_failure:
         run_options = replace(run_options, stop_on_file=_FailureWatch(batch, steps))
     result = run(run_options, batch_script(batch, deal_frames))
@@ -335,6 +367,11 @@ def run_batch(
     write_atomically(log, _log_text(batch, result).encode("utf-8"))
     judge = _Judge(batch, steps, hdir, folder.parent, result, deal_frames, log)
     outcome = replace(judge.all_deals(), roms=tuple(result.rom_report()))
+    if disk is not None and not outcome.leftover and outcome.results:
+        problem = record_problem(batch, disk)
+        if problem is not None and outcome.results[-1].ok:
+            last = replace(outcome.results[-1], ok=False, error=problem)
+            outcome = replace(outcome, results=(*outcome.results[:-1], last))
     if batch.tv is not None:
         outcome = replace(outcome, results=tuple(replace(r, tv=batch.tv) for r in outcome.results))
     if coverage is not None and (hdir / MAP_NAME).is_file():
@@ -342,6 +379,48 @@ def run_batch(
         outcome = replace(outcome, run_lines=coverage.run_lines(text))
     shutil.rmtree(folder, ignore_errors=True)
     return outcome
+
+
+def boot_disk(path: Path, batch: Batch) -> bytes:
+    """A boot's copy of the game disk at ``path``: as it is, write-protected, or
+    without the program's record file (``batch``)."""
+    data = path.read_bytes()
+    if batch.without_record:
+        copy = Dos2Disk(AtrImage.from_bytes(data, str(path)))
+        copy.remove(record_name(batch.launch.variant))
+        data = copy.to_bytes()
+    if batch.protected:
+        image = bytearray(data)
+        image[WRITE_PROTECT_BYTE] = 1
+        data = bytes(image)
+    return data
+
+
+def record_name(variant: int) -> str:
+    return f"MACHFSOL.ST{variant}"
+
+
+def record_problem(batch: Batch, disk: Path) -> str | None:
+    """What the record file on a boot's disk holds that the engine's games do not give
+    (machfsol.atari.record_book), or None."""
+    name = record_name(batch.launch.variant)
+    if batch.without_record:
+        return None  # (the game never writes a file it did not find)
+    try:
+        image = Dos2Disk(AtrImage.from_bytes(disk.read_bytes()))
+        data = image.read_entry(image.find(name))
+    except (A8Error, OSError) as problem:
+        return f"the record file {name} on the boot's disk: {problem}"
+    found = records_of(data)
+    # a write-protected disk keeps its record file as it was: empty
+    wanted = {} if batch.protected else expected_records(batch.launch.variant, batch.deals)
+    for deck, record in found.items():
+        if record != wanted.get(deck, AtariRecord()):
+            return (
+                f"the record file {name} on the boot's disk holds, for {deck} cards, "
+                f"{record}; the engine's games give {wanted.get(deck, AtariRecord())}"
+            )
+    return None
 
 
 def _log_text(batch: Batch, result: RunResult) -> str:

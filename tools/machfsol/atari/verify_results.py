@@ -34,6 +34,7 @@ from a8.disk.recorded import MachineBoot, Record, Recording, read_recording
 from a8.disk.recording import numbered_name
 from a8.emu.emulator import FRAMES_PER_SECOND
 from a8.errors import A8Error
+from machfsol.atari.record_book import not_saved
 from machfsol.atari.test_disk import PLAN_NAME, TestDiskError, TestDiskPlan
 from machfsol.atari.test_mode import CONFIG_NAME, DONE_NAME, EOL, config_text
 from machfsol.atari.test_player import Deal, Step, expected_steps
@@ -120,7 +121,11 @@ def read_results(path: Path, roms: RomFiles = RomFiles()) -> DiskResults:
     missing: list[DealResult] = []
     strays: list[str] = []
     for number, game in enumerate(plan.variants, start=1):
-        judged, why, extra = _program(recording, number, game, deals, image.source)
+        # The test disk has no record file: each boot says so at its first table, or,
+        # on a disk of 256-byte sectors, which the record's 128-byte reads do not
+        # read, that the disk is not read.
+        reason = 1 if image.sector_size == 128 else 2
+        judged, why, extra = _program(recording, number, game, deals, image.source, reason)
         results += judged
         for deal in deals[len(judged) :]:
             gone = DealResult(
@@ -200,10 +205,16 @@ def _deal_lines(config: bytes) -> list[list[bytes]]:
 
 
 def _program(
-    recording: Recording, number: int, game: int, deals: Sequence[Deal], source: str
+    recording: Recording,
+    number: int,
+    game: int,
+    deals: Sequence[Deal],
+    source: str,
+    reason: int,
 ) -> tuple[list[DealResult], str, list[str]]:
     """Program ``number``'s transcripts judged, boot by boot; why the rest are missing;
-    the records it wrote beyond the deals asked."""
+    the records it wrote beyond the deals asked. ``reason``: why the game says at each
+    boot that the record is not saved (machfsol.atari.record_book.not_saved)."""
     own = [
         (index, record)
         for index, record in enumerate(recording.records)
@@ -224,7 +235,14 @@ def _program(
         while end < len(own) and _boot_of(recording.boots, own[end][0]) == boot:
             end += 1
         session = deals[start:end]
-        steps = expected_steps(game, session, as_is=False, first=start + 1, total=len(deals))
+        steps = expected_steps(
+            game,
+            session,
+            as_is=False,
+            first=start + 1,
+            total=len(deals),
+            notice=not_saved(reason, game),
+        )
         for (_, record), deal, deal_steps in zip(own[start:end], session, steps, strict=True):
             results.append(_judged(record, game, deal, deal_steps, source))
         start = end
