@@ -32,7 +32,7 @@ class RecordCodeError(MachfsolError):
 
 
 #: The gap between a routine's two strings in the tokenized program, which each
-#: source's mover assumes (``.alias GAP``): the first string's closing parenthesis
+#: source's mover assumes (``.alias GAP`` in record_mover.s): the first string's closing parenthesis
 #: and the line's end, the next line's number, length and statement offset, then
 #: ``X=ADR(`` (the implied LET's token, X, =, ADR, the parenthesis) and the string's
 #: token and length. The tests hold the game's programs to it.

@@ -39,33 +39,7 @@
 .alias TALLIED 133
 .alias VALUES  150
 
-.alias GAP     13       ; the bytes between the two strings in the tokenized program
-                        ; (the build checks: record_code.py)
-
-.text
-.org $0580 - 44
-mover:   ldy #[routine - mover]     ; the first string: the mover, then part 1
-copy1:   lda (FR0),y
-p_key:   eor #0                     ; the key (record_code.py patches it)
-         sta [$0580 - [routine - mover]],y
-         iny
-         cpy #[split - mover]
-         bne copy1
-         lda FR0                    ; the second string, GAP bytes after the first
-         clc
-         adc #<[split - mover + GAP]
-         sta FR0
-         lda FR0+1
-         adc #>[split - mover + GAP]
-         sta FR0+1
-         ldy #0
-copy2:   lda (FR0),y
-p_key2:  eor #0
-         sta split,y
-         iny
-         cpy #[last - split]
-         bne copy2
-         jmp routine
+.include "record_mover.s"
 
 routine: pla
          tax

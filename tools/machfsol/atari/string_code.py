@@ -55,6 +55,8 @@ def _assembled(text: str, name: str, error: type[MachfsolError]) -> bytes:
 #: routine runs: BASIC reads a line into it only between statements) and page 6, left
 #: to the user by the OS, BASIC and DOS.
 MOVED_AT = 0x0580
+#: The mover the two-string routines include (``.include "record_mover.s"``).
+MOVER = "record_mover.s"
 MOVED_END = 0x0700
 #: A string constant's bytes in a line of 255 characters at most: ``10171 RF=ADR("``
 #: and ``")`` around them (the longest prefix the record's lines use).
@@ -73,7 +75,7 @@ def moved_strings(name: str, error: type[MachfsolError]) -> tuple[bytes, bytes]:
     whose operands are the parts' keys), ``routine`` ($0580), ``split`` (where the second
     part starts) and ``last`` (the end)."""
     try:
-        assembly = assemble(source_text(name), name)
+        assembly = assemble(source_text(name), name, {MOVER: source_text(MOVER)})
     except AssemblyError as problem:
         raise error(str(problem)) from None
     labels = assembly.labels
