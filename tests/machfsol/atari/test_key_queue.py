@@ -6,7 +6,8 @@ routine saves X and Y, stores the key in CH *over whatever is there* (or, for HE
 flags HELPFG; or, for a bounce, stores nothing), restores X, Y, then PLA and RTI;
 the NMI handler pushes A, X, Y and jumps through VVBLKI, whose OS routine (SYSVBV)
 pulls them back and returns; SETVBV sets the immediate VBI vector from Y and X; the
-K: handler's GET waits for CH, takes it and empties it.
+K: handler's GET waits for CH, takes it and empties it, and after a key it acts on
+itself (CAPS, the inverse key) empties it once more some 60 cycles later.
 
 A "program" reads keys with that GET, with a busy loop of random length between keys
 (the game working out a move), while key presses (IRQs) and vertical blanks (NMIs)
@@ -130,8 +131,22 @@ get:     lda CH
          beq get
          ldx #$FF
          stx CH
+         cmp #$3C               ; CAPS and the inverse key: the OS acts on them
+         beq ignored            ; itself, and reads the next key
+         cmp #$27
+         beq ignored
          rts
+ignored: ldx #11                ; its work on them, some 60 cycles
+*        dex
+         bne -
+         lda #$FF               ; then it empties CH once more
+         sta CH
+         jmp get
 """
+
+#: Keys the OS's GET acts on itself and does not return (CAPS, the inverse key): it
+#: empties CH a second time after them (OS_SOURCE's get, as the XL OS rev. 2 does).
+IGNORED = (0x3C, 0x27)
 
 #: Cycles between vertical blanks in the simulation (a real frame has about 29,900:
 #: fewer here for speed; the code does not depend on the length).
@@ -184,6 +199,23 @@ class Machine:
             self.typed.append(code)
         elif event == 1:
             self.typed.append(HELP_AS)
+
+    def blank(self) -> None:
+        """A vertical blank, run to its end (the CPU at an idle loop at $F100)."""
+        self.mpu.nmi()
+        self.back_to_idle()
+
+    def back_to_idle(self) -> None:
+        """Run the interrupt under way until it returns to the idle loop at $F100."""
+        for _ in range(500):
+            self.mpu.step()
+            if self.mpu.pc == 0xF100:
+                return
+        raise AssertionError("the interrupt did not return")
+
+    def expected(self) -> list[int]:
+        """The keys typed that the program's GET returns (not those the OS acts on)."""
+        return [key for key in self.typed if key not in IGNORED]
 
     def read_log(self) -> list[int]:
         count = self.peek(0xE0) + 256 * self.peek(0xE1) - LOG
@@ -284,22 +316,66 @@ def test_every_key_is_read_once_in_the_order_typed(seed: int) -> None:
     chooser = random.Random(seed)
     keys = [chooser.randrange(0x40) for _ in range(160)]
     run(board, keys, seed=seed, key_gap=range(150, 700), delay=range(1, 256), tail_frames=400)
-    assert board.read_log() == board.typed
+    assert board.read_log() == board.expected()
     assert board.peek(0xF0F5) == 0, "an interrupt changed the program's registers"
 
 
 def test_a_key_typed_while_the_program_waits_is_in_ch_when_the_interrupt_returns() -> None:
-    """No vertical blank needed: the program waiting in GET takes it in the same frame."""
+    """No vertical blank needed: the program, waiting in GET for two vertical blanks
+    already, takes it in the same frame."""
     board = installed()
     board.memory.poke(0xF100, [0x4C, 0x00, 0xF1])  # the program, somewhere else
     board.mpu.pc = 0xF100
+    board.blank()
+    board.blank()
     board.press(0x21)
     for _ in range(200):
         board.mpu.step()
         if board.mpu.pc == 0xF100:
             break
-    assert board.mpu.pc == 0xF100 and board.peek(0xF0F2) == 0  # back, and no VBI came
+    assert board.mpu.pc == 0xF100 and board.peek(0xF0F2) == 2  # back, and no VBI came
     assert board.peek(CH) == 0x21
+
+
+def test_a_key_is_handed_over_two_vertical_blanks_after_the_last_was_taken() -> None:
+    """Not at the first: it may come some cycles after the OS took the key before, while
+    the OS, on a key it acts on itself, is about to empty CH once more."""
+    board = installed()
+    board.memory.poke(0xF100, [0x4C, 0x00, 0xF1])
+    board.mpu.pc = 0xF100
+    board.blank()
+    board.blank()
+    board.press(0x3C)
+    board.back_to_idle()
+    board.press(0x23)
+    board.back_to_idle()
+    assert board.peek(CH) == 0x3C
+    board.blank()  # CAPS not read yet: the N stays queued
+    assert board.peek(CH) == 0x3C
+    board.memory.poke(CH, [NO_KEY])  # the OS's GET takes CAPS
+    board.blank()
+    assert board.peek(CH) == NO_KEY
+    board.blank()
+    assert board.peek(CH) == 0x23
+    # A key typed now, with the N not read, waits behind it.
+    board.press(0x1F)
+    board.back_to_idle()
+    assert board.peek(CH) == 0x23
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_no_key_is_lost_after_a_key_the_os_acts_on_itself(seed: int) -> None:
+    """CAPS or the inverse key, then others, typed ahead: the OS's GET empties CH a
+    second time after them, so a key handed over in between would be lost (it was, on
+    the genuine XL OS: CAPS then N typed ahead left only CAPS). Keys come faster than
+    the program reads them, but at least some hundreds of cycles apart: on the machine
+    the keyboard's debounce keeps them frames apart, so that interrupts cannot stretch
+    the OS's few cycles between its two stores over a frame."""
+    board = installed()
+    chooser = random.Random(100 + seed)
+    keys = [chooser.choice([0x3C, 0x27, chooser.randrange(0x40)]) for _ in range(240)]
+    run(board, keys, seed=seed, key_gap=range(300, 1200), delay=range(1, 40), tail_frames=600)
+    assert board.read_log() == board.expected()
 
 
 def test_the_same_key_twice_is_two_keys() -> None:
@@ -346,9 +422,9 @@ def test_a_full_queue_refuses_a_key_with_a_tone_and_keeps_the_others() -> None:
     assert board.peek(AUDC1) == 0
     # Now the program reads them all: the first 256, in order.
     board.clear_log()
-    run(board, [], seed=5, key_gap=range(1, 2), delay=range(1, 4), tail_frames=2 * taken)
-    assert board.read_log()[:taken] == keys[:taken]
-    assert len(board.read_log()) == taken
+    run(board, [], seed=5, key_gap=range(1, 2), delay=range(1, 4), tail_frames=3 * taken)
+    read = [key for key in keys[:taken] if key not in IGNORED]
+    assert board.read_log() == read
 
 
 # ------------------------------------------------------------------ install, remove, push
@@ -393,14 +469,18 @@ def test_remove_puts_the_os_back() -> None:
 
 def test_push_hands_a_key_over_at_once_and_says_when_the_queue_is_full() -> None:
     board = installed()
+    board.memory.poke(0xF100, [0x4C, 0x00, 0xF1])
+    board.mpu.pc = 0xF100
+    board.blank()
+    board.blank()
     assert board.usr(INSTALLER, key_queue.PUSH, 0x21) == 1
-    assert board.peek(CH) == 0x21  # CH was empty: the key is there at once
+    assert board.peek(CH) == 0x21  # CH was empty (two blanks): the key is there at once
     for number in range(key_queue.CAPACITY):
         assert board.usr(INSTALLER, key_queue.PUSH, number % 0x40) == 1, number
     assert board.usr(INSTALLER, key_queue.PUSH, 0x0B) == 0
     board.typed = [0x21] + [n % 0x40 for n in range(key_queue.CAPACITY)]
-    run(board, [], seed=7, key_gap=range(1, 2), delay=range(1, 3), tail_frames=300)
-    assert board.read_log() == board.typed
+    run(board, [], seed=7, key_gap=range(1, 2), delay=range(1, 3), tail_frames=600)
+    assert board.read_log() == board.expected()
 
 
 def test_it_writes_only_its_homes_the_os_variables_and_the_queue() -> None:

@@ -1,5 +1,5 @@
 ; key_queue.s -- keys typed ahead, kept in order: the keyboard queue of MACHFSOL.1
-; and MACHFSOL.2 (basic_src/machfsol.bas, lines 10024-10025).
+; and MACHFSOL.2 (basic_src/machfsol.bas, lines 10150-10155).
 ;
 ; Assembled with Ophis by machfsol/atari/key_queue.py, which makes two string
 ; constants of the BASIC program: the installer, I = ADR("<installer>"), and the
@@ -33,6 +33,15 @@
 ;   program's GET from K: (or INPUT) reads the keys one by one, in the order they
 ;   were typed, through the OS's own routine (its key click, CAPS, inverse, SHIFT
 ;   and CONTROL as always). It also ends the tone.
+; * A key is handed over only once CH has been seen empty at two vertical blanks
+;   in a row since the last key handed over (calm's bits 7 and 6); a key typed
+;   while the program has been waiting longer goes to CH at once, in the keyboard
+;   interrupt. Why: the XL OS's GET takes the key from CH and empties it, and after
+;   a key it acts on itself and does not return (CAPS, SHIFT-CAPS, CTRL-CAPS, the
+;   inverse key, CTRL-F3) it empties CH once more, some 60 cycles later, before it
+;   waits again (XL OS rev. 2, its label IGN). A key handed over in between was
+;   lost: of CAPS and N typed ahead, the N, on the genuine ROMs (the verification's
+;   PAL boot, seed 109). Of two blanks, the second comes a frame after the take.
 ; * The OS's key repeat is off while the queue is installed (KRPDEL 0): its
 ;   vertical blank would store a repeated key straight in CH, over a key handed to
 ;   the OS and not read yet; and keys typed ahead are no place for a key held down.
@@ -74,7 +83,9 @@
 ; aside is there, under the frame it calls the OS with)
 .alias head    $CB      ; where the next key goes
 .alias tail    $CC      ; the next key to hand to the OS
-.alias busy    $CD      ; not 0: the keyboard interrupt is moving keys, the VBI keeps out
+.alias calm    $CD      ; bit 7: CH was empty at the last vertical blank, bit 6: at the
+                        ; one before (a key handed over shifts them down, and so
+                        ; does the keyboard interrupt while it moves keys)
 .alias tone    $CE      ; frames the refusal tone still sounds
 .alias oskey   $CF      ; 2 bytes: VKEYBD as it was, the OS's keyboard routine
 .alias savex   $D1      ; the interrupted program's X, while the keyboard routine runs
@@ -120,7 +131,6 @@ out:     rts                    ; (any other mode: nothing)
 
 ; mode 2: queue a key (X=USR(I,2,C)): 1 if taken, 0 if the queue is full
 push:    sei
-         inc busy
          ldx #0
          ldy head
          iny
@@ -138,7 +148,6 @@ push:    sei
          jsr feed               ; (at once, if CH is empty)
          ldx #1
 full:    stx FR0
-         dec busy
          cli
          rts
 
@@ -192,7 +201,7 @@ p_key:   eor #0                 ; (key_queue.py patches the key)
          sta AUDF1
          lda #0
          sta HELPFG
-         sta busy
+         sta calm               ; (a key handed over after two vertical blanks)
          sta tone
          sta KRPDEL
          lda #<keyirq
@@ -233,32 +242,30 @@ after:   stx savex
 *        lda CH                 ; the key the OS stored, if any
          cmp #NOKEY
          beq back
-new:     ldx head
-         inx
+new:     ldx head               ; into the queue's free slot (one is always free:
+p_q1:    sta $0100,x            ; the installer sets the queue's address), which
+         inx                    ; becomes the queue's end if there is room
          cpx tail
-         bne room
-         lda #TONELEN           ; full: the key is refused, audibly (a tone of
+         beq refuse
+         stx head
+back:    pla
+         sta CH                 ; the key set aside back
+         asl calm               ; the vertical blanks seen as they were (one that
+         jsr feed               ; came meanwhile, as if CH was full); a program
+         ldx savex              ; waiting long enough gets the next key at once
+         pla                    ; the dispatcher's A
+         rti
+refuse:  lda #TONELEN           ; full: the key is refused, audibly (a tone of
          sta tone               ; the pitch the installer set, for TONELEN frames)
          lda #TONEVOL
          sta AUDC1
          bne back
-room:    dex
-p_q1:    sta $0100,x            ; the queue (the installer sets its address)
-         inx
-         stx head
-back:    pla
-         sta CH                 ; the key set aside back
-         jsr feed               ; (if none: the next key at once, to a program waiting)
-         ldx savex
-         dec busy
-         pla                    ; the dispatcher's A
-         rti
 
-
-; The next queued key to the OS, if CH is empty.
-feed:    lda CH
-         cmp #NOKEY
-         bne +
+; The next queued key to the OS, once CH was seen empty at the last two vertical
+; blanks (and so is now: a key in CH clears bit 7 until it is read).
+feed:    bit calm
+         bpl +
+         bvc +
          ldx tail
          cpx head
          beq +
@@ -266,13 +273,16 @@ p_q2:    lda $0100,x
          sta CH
          inx
          stx tail
+         lsr calm               ; two blanks with CH empty before the next one
 *        rts
 
-; The immediate vertical blank, every frame: a queued key to the OS, the tone's end.
-vbi:     lda busy
-         bne +
+; The immediate vertical blank, every frame: whether CH is empty noted, a queued key
+; to the OS, the tone's end.
+vbi:     lda CH
+         cmp #NOKEY             ; (carry: CH is empty)
+         ror calm
          jsr feed
-*        ldx tone
+         ldx tone
          beq +
          dex
          stx tone
@@ -282,8 +292,8 @@ vbi:     lda busy
 ; The keyboard interrupt. The OS's dispatcher has pushed A; its keyboard routine
 ; ends with PLA and RTI. It is called with a frame of our own on top (a return
 ; address here, the status, a stand-in A), so that its RTI comes back to "after".
-keyirq:  inc busy               ; (first: a VBI from here on must not hand a key over)
-         lda CH
+keyirq:  lsr calm               ; (first: a vertical blank from here on, which sees
+         lda CH                 ; CH as this routine leaves it, hands no key over)
          pha                    ; a key handed to the OS and not read yet, set aside
          lda #NOKEY
          sta CH
