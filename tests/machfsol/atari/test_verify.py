@@ -109,6 +109,21 @@ def test_bad_arguments_exit_2_with_one_line(
     assert err.startswith("machfsol: ") and err.count("\n") == 1
 
 
+def test_a_disk_without_the_program_to_run_from_h_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The default plan runs the disk's MACHFSOL.1 from H: too: a disk without it is
+    refused before any boot."""
+    from a8.disk.dos2 import Dos2Disk
+
+    empty = tmp_path / "EMPTY.ATR"
+    empty.write_bytes(Dos2Disk.new().to_bytes())
+    assert main(["verify", "--disk", str(empty), "--variant", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith(f"machfsol: {empty}: no MACHFSOL.1 to run from H:")
+    assert err.count("\n") == 1
+
+
 def test_bad_variant_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as caught:
         main(["verify", "--variant", "3"])
@@ -158,7 +173,13 @@ def test_the_default_plan_has_every_deck_size_and_the_longest_numbers() -> None:
 def test_the_default_plan_plays_its_last_deals_on_a_pal_machine() -> None:
     plan = Plan.default((GameDisk(Path("M.ATR"), 1), GameDisk(Path("M.ATR"), 2)))
     batches = plan.batches(jobs=2)
-    pal = [deal for batch in batches if batch.tv == "pal" for deal in batch.deals]
+    pal = [
+        deal
+        for variant in (1, 2)
+        for batch in batches
+        if batch.tv == "pal" and batch.launch.variant == variant
+        for deal in batch.deals
+    ]
     assert [(d.deck_size, d.seed) for d in pal] == 2 * [
         *((deck, seed) for deck in range(48, 19, -4) for seed in (1, 2)),
         (52, 28079),
@@ -181,6 +202,16 @@ def test_the_default_plan_plays_its_last_deals_on_a_pal_machine() -> None:
     # pile and from the stock
     assert all("P" in d.extras for d in pal[20:22])
     assert any("H" in d.extras for d in pal)  # a deal of many steps: its time counts
+    # the last PAL deal run from H: with no disk: the game cannot read D1 for its record
+    from_h = [(b.launch.variant, b.seeds) for b in batches if b.from_h]
+    assert from_h == [(1, (2633,)), (2, (2633,))]
+    assert all(
+        b.tv == "pal" and not b.protected and not b.without_record for b in batches if b.from_h
+    )
+    assert {b.group for b in batches if b.from_h} == {"v1-h", "v2-h"}
+    assert plan.describe().endswith(
+        "2633 of 52 cards (the last deal from H:, no disk in the machine)"
+    )
 
 
 def test_first_divergence_of_a_cut_transcript() -> None:

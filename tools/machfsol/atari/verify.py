@@ -53,6 +53,7 @@ from machfsol.atari.verify_batch import (
     GameProgram,
     Launch,
     deals_finished,
+    disk_program,
     run_batch,
 )
 from machfsol.engine.seed_list import format_seed_list
@@ -92,7 +93,8 @@ _EVERY_OTHER_SIZE: Final = tuple((deck, (1, 2)) for deck in range(48, 19, -4))
 #: last, 2633 of 52 cards, where MACHFSOL.2's policy finds its rescue by digging to the
 #: bottom of a discard pile of five, with five rescues (line 121's bound; found by search,
 #: seeds 1-100,000 have two such deals in MACHFSOL.2 and none in MACHFSOL.1; its place
-#: gives it a hint at every move).
+#: gives it a hint at every move), played by the game disk's programs run from the H:
+#: folder in a machine with no disk (:data:`DEFAULT_FROM_H`).
 DEFAULT_PAL_PLAN: Final = (
     *_EVERY_OTHER_SIZE,
     (52, (28079, 28145, 65535, 65536)),
@@ -101,6 +103,18 @@ DEFAULT_PAL_PLAN: Final = (
     (20, (8, 15)),
     (52, (2633,)),
 )
+#: How many of the default plan's last PAL deals each program plays run from the H:
+#: folder in a machine with no disk, as a player runs it from a DOS disk that is not
+#: DOS 2: the game must say once that it cannot read D1 for its record (line 9120).
+DEFAULT_FROM_H: Final = 1
+
+
+def from_h_words(count: int) -> str:
+    """The plan's words for its last deals run from H: (:attr:`Plan.from_h`)."""
+    deals = "deal" if count == 1 else f"{count} deals"
+    return f" (the last {deals} from H:, no disk in the machine)"
+
+
 #: The default plan in a few words, for ``--help`` (made from the plans above).
 DEFAULT_PLAN_TEXT: Final = "; ".join(
     [
@@ -109,7 +123,8 @@ DEFAULT_PLAN_TEXT: Final = "; ".join(
         + ", ".join(
             f"{format_seed_list(seeds)} of {deck} cards"
             for deck, seeds in DEFAULT_PAL_PLAN[len(_EVERY_OTHER_SIZE) :]
-        ),
+        )
+        + from_h_words(DEFAULT_FROM_H),
     ]
 )
 #: The seeds of --deck without --seeds.
@@ -174,11 +189,13 @@ def scheduled_deal(deck: int, seed: int, index: int) -> Deal:
 class Plan:
     """What to verify: programs (one per variant, or the user's), and the deals each
     plays, as groups of seeds of one deck size, in order; then ``pal``'s groups, in
-    boots of a PAL machine of their own."""
+    boots of a PAL machine of their own, the last ``from_h`` deals of them by a game
+    disk's programs run from H: with no disk."""
 
     launches: tuple[Launch, ...]
     groups: tuple[tuple[int, tuple[int, ...]], ...]
     pal: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    from_h: int = 0
 
     @classmethod
     def every(
@@ -190,7 +207,7 @@ class Plan:
     @classmethod
     def default(cls, launches: tuple[Launch, ...]) -> Plan:
         """``machfsol verify`` without --seeds and --deck (:data:`DEFAULT_PLAN`)."""
-        return cls(launches, DEFAULT_PLAN, DEFAULT_PAL_PLAN)
+        return cls(launches, DEFAULT_PLAN, DEFAULT_PAL_PLAN, DEFAULT_FROM_H)
 
     @property
     def deals(self) -> int:
@@ -217,20 +234,27 @@ class Plan:
             f"{'on a PAL machine ' if i == 0 else ''}{format_seed_list(seeds)} of {deck} cards"
             for i, (deck, seeds) in enumerate(self.pal)
         ]
+        if self.from_h:
+            words[-1] += from_h_words(self.from_h)
         return "; ".join(words)
 
     def batches(self, jobs: int) -> list[Batch]:
         """The deals cut into boots: every emulator busy, no boot longer than needed;
         the programs' boots in turn (the first deals of each come first); the PAL deals
-        in boots of their own, last."""
+        in boots of their own, last, and of them the last ``from_h`` by each game disk's
+        program run from H: with no disk."""
         per_boot = min(MAX_DEALS_PER_BOOT, max(1, math.ceil(self.deals / jobs)))
         deals = self.deal_list()
+        from_h = len(deals) - self.from_h
         return [
             *self._boots(deals[: self.first_pal], per_boot, None),
-            *self._boots(deals[self.first_pal :], per_boot, "pal"),
+            *self._boots(deals[self.first_pal : from_h], per_boot, "pal"),
+            *self._boots(deals[from_h:], per_boot, "pal", from_h=True),
         ]
 
-    def _boots(self, deals: tuple[Deal, ...], per_boot: int, tv: TvSystem | None) -> list[Batch]:
+    def _boots(
+        self, deals: tuple[Deal, ...], per_boot: int, tv: TvSystem | None, from_h: bool = False
+    ) -> list[Batch]:
         if not deals:
             return []
         count = math.ceil(len(deals) / per_boot)
@@ -238,14 +262,15 @@ class Plan:
         # The PAL boots run on a copy of a game disk that is write-protected
         # (MACHFSOL.1's) or has no record file (MACHFSOL.2's): the game must say once
         # that the record is not saved, and why, and count the games all the same.
-        pal = tv == "pal"
+        disk = tv == "pal" and not from_h
         return [
             Batch(
                 launch,
                 deals[start : start + size],
                 tv,
-                protected=pal and launch.variant == 1,
-                without_record=pal and launch.variant == 2,
+                protected=disk and launch.variant == 1,
+                without_record=disk and launch.variant == 2,
+                from_h=from_h and isinstance(launch, GameDisk),
             )
             for start in range(0, len(deals), size)
             for launch in self.launches
@@ -389,6 +414,9 @@ def verify(
     require_emulator()  # a missing emulator is one error for all, not one per deal
     started = time.monotonic()
     queue = deque(plan.batches(jobs))
+    for batch in queue:  # a game disk without its program: one error, before any boot
+        if batch.from_h and isinstance(batch.launch, GameDisk):
+            disk_program(batch.launch)
     stopped: dict[str, int] = {}
     results: list[DealResult] = []
     running: dict[Future[BatchOutcome], tuple[Batch, Path]] = {}

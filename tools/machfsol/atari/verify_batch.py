@@ -45,7 +45,7 @@ from a8.emu.emulator import (
 from a8.emu.script import Script
 from a8.errors import A8Error
 from a8.files import write_atomically
-from machfsol.atari.basic_game import overlay_listing, to_atascii
+from machfsol.atari.basic_game import PROGRAM_NAMES, overlay_listing, to_atascii
 from machfsol.atari.coverage import MAP_ADDRESS, MAP_NAME, Instrumented
 from machfsol.atari.record_book import AtariRecord, not_saved, records_of
 from machfsol.atari.screen_model import diagnose
@@ -61,7 +61,7 @@ from machfsol.atari.test_player import (
 from machfsol.engine.checker import check_transcript
 from machfsol.engine.seed_list import format_seed_list
 from machfsol.engine.transcript import Outcome, Player, Transcript, parse
-from machfsol.errors import MachfsolError
+from machfsol.errors import MachfsolError, UsageError
 
 #: A boot's random deals that must not all draw one number (:func:`_random_deals_vary`).
 RANDOM_DEALS_COMPARED: Final = 3
@@ -156,6 +156,22 @@ class GameProgram:
 Launch = GameDisk | GameProgram
 
 
+def run_from_h() -> Script:
+    """Boot a disk-less machine into BASIC and run the H: folder's program."""
+    return Script().wait(BOOT_FRAMES).type(f'RUN "H1:{PROGRAM_NAME}"\n')
+
+
+def disk_program(launch: GameDisk) -> bytes:
+    """The game disk's program of ``launch``'s variant (MACHFSOL.1: the tokenized file
+    DOS loads, not the boot menu's packed copy), as the disk holds it."""
+    name = PROGRAM_NAMES[launch.variant]
+    try:
+        disk = Dos2Disk(AtrImage.read(launch.path))
+        return disk.read_entry(disk.find(name))
+    except A8Error as error:
+        raise UsageError(f"{launch.path}: no {name} to run from H: ({error})") from None
+
+
 def default_overlay() -> bytes:
     """The one source's test-mode overlay, as the H: folder holds it (ATASCII)."""
     return to_atascii(overlay_listing())
@@ -175,6 +191,9 @@ class Batch:
     #: game must say why the record is not saved, and count the games all the same.
     protected: bool = False
     without_record: bool = False
+    #: The game disk's program run from the H: folder in a machine with no disk (the
+    #: default plan's last PAL deals): the game must say that it cannot read D1.
+    from_h: bool = False
 
     @property
     def deck(self) -> int:
@@ -187,7 +206,11 @@ class Batch:
     @property
     def group(self) -> str:
         """Folder name shared by all batches of the same program."""
-        return self.launch.label
+        return f"{self.launch.label}-h" if self.from_h else self.launch.label
+
+    def start(self) -> Script:
+        """The script that starts the batch's program."""
+        return run_from_h() if self.from_h else self.launch.start()
 
     @cached_property
     def steps(self) -> tuple[list[Step], ...]:
@@ -197,7 +220,7 @@ class Batch:
         # (write-protected: the game says so); a program from H: runs with no disk, and
         # says so.
         notice = not_saved(2, self.launch.variant)
-        if isinstance(self.launch, GameDisk):
+        if isinstance(self.launch, GameDisk) and not self.from_h:
             notice = b""
             if self.protected:
                 notice = not_saved(3, self.launch.variant)
@@ -295,7 +318,7 @@ def deals_finished(folder: Path, batch: Batch) -> int:
 
 def batch_script(batch: Batch, deal_frames: int) -> Script:
     """Start the program, then follow it deal by deal (see the module docstring)."""
-    script = batch.launch.start()
+    script = batch.start()
     budget = START_FRAMES + deal_frames
     for number in batch.transcript_ends:
         script = script.wait_for_file(f"T{number}.TXT", budget)
@@ -313,7 +336,7 @@ def emulator_options(
     """``disk``: the boot's copy of a game disk (None: the launch's own)."""
     frames = START_FRAMES + deal_frames * len(batch.seeds)
     options = base if base is not None else EmulatorOptions()
-    if disk is None and isinstance(batch.launch, GameDisk):
+    if disk is None and isinstance(batch.launch, GameDisk) and not batch.from_h:
         disk = batch.launch.path
     return replace(
         options,
@@ -353,8 +376,10 @@ def run_batch(
     (hdir / OVERLAY_NAME).write_bytes(batch.launch.overlay)
     if isinstance(batch.launch, GameProgram):
         (hdir / PROGRAM_NAME).write_bytes(batch.launch.program)
+    elif batch.from_h:
+        (hdir / PROGRAM_NAME).write_bytes(disk_program(batch.launch))
     disk = None
-    if isinstance(batch.launch, GameDisk):
+    if isinstance(batch.launch, GameDisk) and not batch.from_h:
         # The game writes the player's record on its disk: each boot gets a copy, so
         # that its screens do not depend on the boots before it.
         disk = folder / "boot.atr"
