@@ -39,9 +39,9 @@
 ;   interrupt. Why: the XL OS's GET takes the key from CH and empties it, and after
 ;   a key it acts on itself and does not return (CAPS, SHIFT-CAPS, CTRL-CAPS, the
 ;   inverse key, CTRL-F3) it empties CH once more, some 60 cycles later, before it
-;   waits again (XL OS rev. 2, its label IGN). A key handed over in between was
-;   lost: of CAPS and N typed ahead, the N, on the genuine ROMs (the verification's
-;   PAL boot, seed 109). Of two blanks, the second comes a frame after the take.
+;   waits again (XL OS rev. 2, its label IGN): a key handed over in between was
+;   lost (CAPS, then N typed ahead: the N). Of two blanks, the second comes a frame
+;   after the take (docs/notes/2026-12-03-keys-after-caps.md).
 ; * The OS's key repeat is off while the queue is installed (KRPDEL 0): its
 ;   vertical blank would store a repeated key straight in CH, over a key handed to
 ;   the OS and not read yet; and keys typed ahead are no place for a key held down.
@@ -145,7 +145,7 @@ push:    sei
          sta (home),y
          iny
          sty head
-         jsr feed               ; (at once, if CH is empty)
+         jsr feed               ; (at once, if CH sat empty two vertical blanks)
          ldx #1
 full:    stx FR0
          cli
