@@ -333,7 +333,7 @@ def test_a_key_typed_while_the_program_waits_is_in_ch_when_the_interrupt_returns
         board.mpu.step()
         if board.mpu.pc == 0xF100:
             break
-    assert board.mpu.pc == 0xF100 and board.peek(0xF0F2) == 2  # back, and no VBI came
+    assert board.mpu.pc == 0xF100 and board.peek(0xF0F2) == 2  # back, no VBI since the two
     assert board.peek(CH) == 0x21
 
 
@@ -367,7 +367,7 @@ def test_a_key_is_handed_over_two_vertical_blanks_after_the_last_was_taken() -> 
 def test_no_key_is_lost_after_a_key_the_os_acts_on_itself(seed: int) -> None:
     """CAPS or the inverse key, then others, typed ahead: the OS's GET empties CH a
     second time after them, so a key handed over in between would be lost (it was, on
-    the genuine XL OS: CAPS then N typed ahead left only CAPS). Keys come faster than
+    the genuine XL OS: of CAPS and N typed ahead, the N). Keys come faster than
     the program reads them, but at least some hundreds of cycles apart: on the machine
     the keyboard's debounce keeps them frames apart, so that interrupts cannot stretch
     the OS's few cycles between its two stores over a frame."""
