@@ -56,18 +56,6 @@
 
 .include "record_mover.s"
 
-routine: pla                        ; the argument count
-         tax
-         ldy #0
-pull:    dex
-         bmi pulled
-         pla                        ; high byte first
-         sta op+1,y
-         pla
-         sta op,y
-         iny
-         iny
-         bne pull
 pulled:  lda #0
          sta FR0+1
          sta FR0

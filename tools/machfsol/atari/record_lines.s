@@ -41,18 +41,6 @@
 
 .include "record_mover.s"
 
-routine: pla
-         tax
-         ldy #0
-pull:    dex
-         bmi pulled
-         pla
-         sta op+1,y
-         pla
-         sta op,y
-         iny
-         iny
-         bne pull
 pulled:  lda deck                   ; rec = B + 10*(N/4) - 50 (record_keeper.s)
          lsr
          lsr

@@ -3,7 +3,9 @@
 ; string, with the string's address in FR0; it copies the rest of the first string and
 ; the second string, GAP bytes after the first in the tokenized program, to $0580 and
 ; jumps to the routine. Each part is XORed with the key string_code.py patches into
-; p_key and p_key2. The including source names routine ($0580), split and last.
+; p_key and p_key2. Then the start every routine shares (routine, $0580): USR's
+; arguments pulled into op, op+2, ... a word each. The including source names op,
+; pulled (where its own code goes on), split and last.
 
 .alias GAP     13       ; the bytes between the two strings in the tokenized program
                         ; (the build checks: record_code.py)
@@ -32,3 +34,16 @@ p_key2:  eor #0
          cpy #[last - split]
          bne copy2
          jmp routine
+
+routine: pla                        ; the argument count
+         tax
+         ldy #0
+pull:    dex
+         bmi pulled
+         pla                        ; high byte first
+         sta op+1,y
+         pla
+         sta op,y
+         iny
+         iny
+         bne pull
