@@ -150,15 +150,18 @@ class GameProgram:
             script = script.wait(RESERVE_FRAMES)
             script = script.type(f"FOR I={MAP_ADDRESS} TO {end}:POKE I,0:NEXT I\n")
             script = script.wait(CLEAR_FRAMES)
-        return script.type(f'RUN "H1:{PROGRAM_NAME}"\n')
+        return script.type(RUN_FROM_H)
 
 
 Launch = GameDisk | GameProgram
 
+#: What runs the H: folder's program in BASIC.
+RUN_FROM_H: Final = f'RUN "H1:{PROGRAM_NAME}"\n'
+
 
 def run_from_h() -> Script:
     """Boot a disk-less machine into BASIC and run the H: folder's program."""
-    return Script().wait(BOOT_FRAMES).type(f'RUN "H1:{PROGRAM_NAME}"\n')
+    return Script().wait(BOOT_FRAMES).type(RUN_FROM_H)
 
 
 def disk_program(launch: GameDisk) -> bytes:
